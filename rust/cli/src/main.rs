@@ -1,0 +1,199 @@
+//! `protocompat`: the broker plugin's PIP-246 verdict, on the command line.
+
+mod input;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use protocompat::{CheckError, SchemaRole, Strategy};
+
+use input::InputOptions;
+
+/// Exit status for bad input or usage, as for clap's own usage errors.
+const EXIT_BAD_INPUT: u8 = 2;
+
+#[derive(Parser)]
+#[command(
+    name = "protocompat",
+    version,
+    about = "PIP-246 compatibility checks for Apache Pulsar PROTOBUF_NATIVE schemas"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check a proposed schema against existing ones, as the broker plugin does.
+    ///
+    /// Exit status: 0 compatible, 1 incompatible, 2 bad input or usage.
+    Check {
+        /// Pulsar's strategy name (BACKWARD, FORWARD, FULL, *_TRANSITIVE, ALWAYS_COMPATIBLE,
+        /// ALWAYS_INCOMPATIBLE).
+        #[arg(long, short, default_value = "FULL", value_parser = parse_strategy)]
+        strategy: Strategy,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        input: InputArgs,
+        /// The existing schemas, oldest first, then the proposed schema last. Each is Pulsar
+        /// schema JSON, a .proto file, or a binary FileDescriptorSet (.pb, .binpb, .desc).
+        #[arg(required = true, value_name = "EXISTING... NEW")]
+        files: Vec<PathBuf>,
+    },
+    /// Print the Pulsar schema data for a schema file: the JSON the broker stores, or with
+    /// --upload the file `pulsar-admin schemas upload --filename` takes.
+    Schema {
+        #[arg(long)]
+        upload: bool,
+        #[command(flatten)]
+        input: InputArgs,
+        file: PathBuf,
+    },
+}
+
+#[derive(clap::Args)]
+struct InputArgs {
+    /// The root message's full name (pkg.Order), for .proto and descriptor-set files; optional
+    /// when the file declares one top-level message.
+    #[arg(long)]
+    root: Option<String>,
+    /// A directory to find .proto imports in (the file's own directory is searched last).
+    #[arg(short = 'I', long = "include", value_name = "DIR")]
+    include: Vec<PathBuf>,
+}
+
+impl InputArgs {
+    fn options(self) -> InputOptions {
+        InputOptions {
+            root: self.root,
+            include: self.include,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+fn parse_strategy(name: &str) -> Result<Strategy, String> {
+    name.parse()
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Check {
+            strategy,
+            format,
+            input,
+            files,
+        } => check(strategy, format, &input.options(), &files),
+        Command::Schema {
+            upload,
+            input,
+            file,
+        } => schema(upload, &input.options(), &file),
+    }
+}
+
+fn check(
+    strategy: Strategy,
+    format: Format,
+    options: &InputOptions,
+    files: &[PathBuf],
+) -> ExitCode {
+    let mut data = Vec::with_capacity(files.len());
+    for file in files {
+        match input::load(file, options) {
+            Ok(bytes) => data.push(bytes),
+            Err(message) => return bad_input(file, &message),
+        }
+    }
+    let (proposed, existing) = data.split_last().expect("clap requires at least one file");
+    let existing: Vec<&[u8]> = existing.iter().map(Vec::as_slice).collect();
+    let (new_file, existing_files) = files.split_last().expect("one file at least");
+
+    let report = match protocompat::check(&existing, proposed, strategy) {
+        Ok(report) => report,
+        Err(CheckError::Schema(e)) => {
+            let file = match &e.schema {
+                SchemaRole::New { .. } => new_file,
+                SchemaRole::Existing { index, .. } => &existing_files[*index],
+            };
+            return bad_input(file, &format!("{}: {}", e.rule.id(), e.message));
+        }
+        Err(internal) => {
+            eprintln!("protocompat: {internal}");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+
+    match format {
+        Format::Text => {
+            let mut lines = vec![report.summary()];
+            lines.extend(report.failures.iter().map(|f| f.render()));
+            lines.extend(
+                report
+                    .warnings
+                    .iter()
+                    .map(|w| format!("warning: {}", w.render())),
+            );
+            lines.extend(
+                existing_files
+                    .iter()
+                    .enumerate()
+                    .map(|(index, file)| format!("existing #{index}: {}", file.display())),
+            );
+            lines.push(format!("new: {}", new_file.display()));
+            print_out(&lines.join("\n"));
+        }
+        Format::Json => {
+            let mut json = serde_json::to_value(&report).expect("a report serializes");
+            json["files"] = serde_json::json!({
+                "existing": existing_files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
+                "new": new_file.display().to_string(),
+            });
+            print_out(&serde_json::to_string_pretty(&json).expect("JSON renders"));
+        }
+    }
+    ExitCode::from(if report.compatible { 0 } else { 1 })
+}
+
+fn schema(upload: bool, options: &InputOptions, file: &PathBuf) -> ExitCode {
+    let data = match input::load(file, options) {
+        Ok(data) => data,
+        Err(message) => return bad_input(file, &message),
+    };
+    // Refuse to print schema data the broker plugin would refuse.
+    if let Err(e) = protocompat::Schema::decode(&data) {
+        return bad_input(file, &format!("{}: {}", e.rule.id(), e.message));
+    }
+    let text = String::from_utf8_lossy(&data).into_owned();
+    if upload {
+        let payload = serde_json::json!({
+            "type": "PROTOBUF_NATIVE",
+            "schema": text,
+            "properties": {},
+        });
+        print_out(&serde_json::to_string_pretty(&payload).expect("JSON renders"));
+    } else {
+        print_out(&text);
+    }
+    ExitCode::SUCCESS
+}
+
+/// Prints `text` and a newline; a closed pipe (`| head`) is not an error worth a panic.
+fn print_out(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{text}").and_then(|()| stdout.flush());
+}
+
+fn bad_input(file: &std::path::Path, message: &str) -> ExitCode {
+    eprintln!("protocompat: {}: {message}", file.display());
+    ExitCode::from(EXIT_BAD_INPUT)
+}

@@ -1,0 +1,124 @@
+//! Errors about the input schemas (RULES.md section 4): always typed, never a panic.
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// The rule ID a bad input is reported under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ErrorRule {
+    /// The bytes do not describe a schema protobuf itself would build.
+    SchemaReconstructionFailed,
+    /// A well-formed schema that uses something this checker does not support (Editions).
+    UnsupportedFeature,
+}
+
+impl ErrorRule {
+    pub fn id(self) -> &'static str {
+        match self {
+            ErrorRule::SchemaReconstructionFailed => "SCHEMA_RECONSTRUCTION_FAILED",
+            ErrorRule::UnsupportedFeature => "UNSUPPORTED_FEATURE",
+        }
+    }
+}
+
+/// What is wrong with one schema, before we know which schema of a check it was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError {
+    pub rule: ErrorRule,
+    pub message: String,
+}
+
+impl DecodeError {
+    pub(crate) fn invalid(message: impl Into<String>) -> Self {
+        DecodeError {
+            rule: ErrorRule::SchemaReconstructionFailed,
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn unsupported(message: impl Into<String>) -> Self {
+        DecodeError {
+            rule: ErrorRule::UnsupportedFeature,
+            message: message.into(),
+        }
+    }
+}
+
+/// Which schema of a check an error or finding is about.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "role", rename_all = "snake_case")]
+pub enum SchemaRole {
+    /// The proposed schema (`to`).
+    New { sha256: String },
+    /// An existing schema: its index in `from` (as the caller passed it).
+    Existing { index: usize, sha256: String },
+}
+
+impl fmt::Display for SchemaRole {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SchemaRole::New { sha256 } => write!(f, "new schema (sha256 {sha256})"),
+            SchemaRole::Existing { index, sha256 } => {
+                write!(f, "existing schema #{index} (sha256 {sha256})")
+            }
+        }
+    }
+}
+
+/// A bad schema, named.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaError {
+    pub schema: SchemaRole,
+    pub rule: ErrorRule,
+    pub message: String,
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}: {}", self.rule.id(), self.schema, self.message)
+    }
+}
+
+impl std::error::Error for SchemaError {}
+
+/// Why a check produced no verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CheckError {
+    /// One of the schemas is bad input.
+    Schema(SchemaError),
+    /// A bug of ours or of a dependency, caught before it could unwind into the caller.
+    Internal(String),
+}
+
+impl CheckError {
+    /// The rule ID to report this error under.
+    pub fn rule_id(&self) -> &'static str {
+        match self {
+            CheckError::Schema(e) => e.rule.id(),
+            CheckError::Internal(_) => "INTERNAL_ERROR",
+        }
+    }
+}
+
+impl fmt::Display for CheckError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckError::Schema(e) => e.fmt(f),
+            CheckError::Internal(msg) => write!(
+                f,
+                "INTERNAL_ERROR: the PROTOBUF_NATIVE checker failed unexpectedly ({msg}); \
+                 the schema was not accepted; please report this with the schemas involved"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CheckError {}
+
+impl From<SchemaError> for CheckError {
+    fn from(e: SchemaError) -> Self {
+        CheckError::Schema(e)
+    }
+}

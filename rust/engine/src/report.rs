@@ -1,0 +1,175 @@
+//! The result of a check: every finding, rendered as bounded text for the broker or as JSON.
+
+use serde::Serialize;
+
+use crate::rules::{RuleId, Severity};
+use crate::strategy::Direction;
+
+/// The broker shows our message in `pulsar-admin` output and client exceptions; past this
+/// size it stops being read and starts being a problem for logs.
+pub const TEXT_LIMIT: usize = 4096;
+
+/// An existing schema, as findings name it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExistingRef {
+    /// Its index in the history the caller passed.
+    pub index: usize,
+    /// The first 12 hex digits of the SHA-256 of its schema data.
+    pub sha256: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub rule: RuleId,
+    pub severity: Severity,
+    pub strategy: String,
+    /// `None` for findings of the strategy itself (ALWAYS_INCOMPATIBLE, UNKNOWN_STRATEGY).
+    pub direction: Option<Direction>,
+    pub existing: Option<ExistingRef>,
+    /// `pkg.Order.items.price`: the root message, then field names along the walk.
+    pub path: String,
+    pub field_number: Option<u32>,
+    pub writer: String,
+    pub reader: String,
+}
+
+impl Finding {
+    /// One line: `RULE path (field N): writer=… reader=… [STRATEGY, existing #i sha: direction]`.
+    pub fn render(&self) -> String {
+        let mut line = format!("{} {}", self.rule, self.path);
+        if let Some(number) = self.field_number {
+            line.push_str(&format!(" (field {number})"));
+        }
+        if !self.writer.is_empty() || !self.reader.is_empty() {
+            line.push_str(&format!(": writer={} reader={}", self.writer, self.reader));
+        }
+        line.push_str(&format!(" [{}", self.strategy));
+        if let Some(existing) = &self.existing {
+            line.push_str(&format!(
+                ", existing #{} {}",
+                existing.index, existing.sha256
+            ));
+        }
+        if let Some(direction) = self.direction {
+            line.push_str(&format!(": {direction}"));
+        }
+        line.push(']');
+        line
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Report {
+    pub compatible: bool,
+    pub strategy: String,
+    /// How many existing schemas the caller passed.
+    pub existing_schemas: usize,
+    /// The first 12 hex digits of the SHA-256 of the proposed schema's data.
+    pub new_schema_sha256: String,
+    pub failures: Vec<Finding>,
+    pub warnings: Vec<Finding>,
+}
+
+impl Report {
+    pub(crate) fn new(
+        strategy: String,
+        existing_schemas: usize,
+        new_schema_sha256: String,
+        findings: Vec<Finding>,
+    ) -> Report {
+        let (failures, warnings): (Vec<Finding>, Vec<Finding>) = findings
+            .into_iter()
+            .partition(|f| f.severity == Severity::Failure);
+        Report {
+            compatible: failures.is_empty(),
+            strategy,
+            existing_schemas,
+            new_schema_sha256,
+            failures,
+            warnings,
+        }
+    }
+
+    /// The first line of [`Report::render_text`].
+    pub fn summary(&self) -> String {
+        let verdict = if self.compatible {
+            "Compatible"
+        } else {
+            "Incompatible"
+        };
+        let mut summary = format!(
+            "{verdict} PROTOBUF_NATIVE schema {} under {}: ",
+            self.new_schema_sha256, self.strategy
+        );
+        if !self.compatible {
+            summary.push_str(&format!("{}, ", count(self.failures.len(), "violation")));
+        }
+        summary.push_str(&format!(
+            "{} against {}",
+            count(self.warnings.len(), "warning"),
+            count(self.existing_schemas, "existing schema")
+        ));
+        summary
+    }
+
+    /// The summary line, then one line per failure and per warning, within [`TEXT_LIMIT`]
+    /// bytes; what does not fit is counted in a last line.
+    pub fn render_text(&self) -> String {
+        let lines = self.failures.iter().map(|f| f.render()).chain(
+            self.warnings
+                .iter()
+                .map(|w| format!("warning: {}", w.render())),
+        );
+        bounded_lines(&self.summary(), lines, TEXT_LIMIT)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+}
+
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// Joins `first` and `lines` with newlines into at most `limit` bytes, ending with a line that
+/// says how many lines were left out. A line longer than a quarter of the limit is cut.
+pub fn bounded_lines(first: &str, lines: impl Iterator<Item = String>, limit: usize) -> String {
+    // Room kept for the "… N more" line.
+    const TAIL: usize = 64;
+    let budget = limit.saturating_sub(TAIL);
+    let mut text = cut(first, budget / 4);
+    let mut omitted = 0usize;
+    for line in lines {
+        let line = cut(&line, budget / 4);
+        if omitted == 0 && text.len() + 1 + line.len() <= budget {
+            text.push('\n');
+            text.push_str(&line);
+        } else {
+            omitted += 1;
+        }
+    }
+    if omitted > 0 {
+        text.push_str(&format!(
+            "\n… and {} more not shown",
+            count(omitted, "finding")
+        ));
+    }
+    text
+}
+
+/// `text` cut to at most `max_bytes` bytes on a character boundary, marked with `…` if cut.
+fn cut(text: &str, max_bytes: usize) -> String {
+    if text.len() <= max_bytes {
+        return text.to_owned();
+    }
+    let mut end = max_bytes.saturating_sub('…'.len_utf8());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}

@@ -1,0 +1,220 @@
+//! The rules of the default profile (`pip246`, RULES.md section 2), one small module each,
+//! registered in [`RULES`]. The walker ([`crate::walk`]) decides which message and field pairs
+//! are compared; a rule only says what is wrong with one pair.
+
+mod default_value;
+mod describe;
+mod field_kind;
+mod field_number;
+mod packed;
+mod repeated;
+mod required;
+mod root;
+mod scalar_type;
+mod syntax;
+
+use std::fmt;
+
+use prost_reflect::{FieldDescriptor, MessageDescriptor, Syntax};
+use serde::Serialize;
+
+/// Every rule ID a report or error can carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum RuleId {
+    RootMessageChanged,
+    SyntaxChanged,
+    FieldNumberChanged,
+    RequiredFieldAdded,
+    RequiredFieldRemoved,
+    RequiredLabelChanged,
+    FieldKindChanged,
+    DefaultValueChanged,
+    RepeatedToSingular,
+    PackedToExpanded,
+    ScalarTypeChanged,
+    /// The strategy rejects every change.
+    AlwaysIncompatible,
+    /// UNDEFINED, or a strategy code this checker does not know.
+    UnknownStrategy,
+}
+
+impl RuleId {
+    pub fn id(self) -> &'static str {
+        match self {
+            RuleId::RootMessageChanged => "ROOT_MESSAGE_CHANGED",
+            RuleId::SyntaxChanged => "SYNTAX_CHANGED",
+            RuleId::FieldNumberChanged => "FIELD_NUMBER_CHANGED",
+            RuleId::RequiredFieldAdded => "REQUIRED_FIELD_ADDED",
+            RuleId::RequiredFieldRemoved => "REQUIRED_FIELD_REMOVED",
+            RuleId::RequiredLabelChanged => "REQUIRED_LABEL_CHANGED",
+            RuleId::FieldKindChanged => "FIELD_KIND_CHANGED",
+            RuleId::DefaultValueChanged => "DEFAULT_VALUE_CHANGED",
+            RuleId::RepeatedToSingular => "REPEATED_TO_SINGULAR",
+            RuleId::PackedToExpanded => "PACKED_TO_EXPANDED",
+            RuleId::ScalarTypeChanged => "SCALAR_TYPE_CHANGED",
+            RuleId::AlwaysIncompatible => "ALWAYS_INCOMPATIBLE",
+            RuleId::UnknownStrategy => "UNKNOWN_STRATEGY",
+        }
+    }
+}
+
+impl fmt::Display for RuleId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Makes the check fail.
+    Failure,
+    /// Reported and logged; the check still passes.
+    Warning,
+}
+
+/// Which syntaxes a rule applies to: a proto2-only rule runs when both declaring files are
+/// proto2 (a mixed pair already fails with SYNTAX_CHANGED).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Scope {
+    AllSyntaxes,
+    Proto2,
+}
+
+/// A writer/reader pair of messages being compared.
+pub(crate) struct MessagePair<'a> {
+    pub writer: &'a MessageDescriptor,
+    pub reader: &'a MessageDescriptor,
+}
+
+/// Two fields with the same number in a compared message pair.
+pub(crate) struct FieldPair<'a> {
+    pub writer: &'a FieldDescriptor,
+    pub reader: &'a FieldDescriptor,
+}
+
+/// What a rule found, relative to the compared message pair.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Violation {
+    /// The field the finding is about, appended to the pair's path; `None` for the message.
+    pub field: Option<String>,
+    pub number: Option<u32>,
+    pub writer: String,
+    pub reader: String,
+}
+
+impl Violation {
+    /// A finding about a field matched by number.
+    pub(crate) fn on_fields(pair: &FieldPair, writer: String, reader: String) -> Violation {
+        Violation {
+            field: Some(pair.reader.name().to_owned()),
+            number: Some(pair.writer.number()),
+            writer,
+            reader,
+        }
+    }
+}
+
+pub(crate) enum Check {
+    /// Compares the two root messages before any walk; a finding stops the walk.
+    Roots(fn(&MessagePair) -> Option<Violation>),
+    /// Looks at a message pair as a whole.
+    Messages(fn(&MessagePair, &mut Vec<Violation>)),
+    /// Looks at one pair of fields matched by number.
+    Fields(fn(&FieldPair) -> Option<Violation>),
+}
+
+pub struct Rule {
+    pub id: RuleId,
+    pub severity: Severity,
+    pub(crate) scope: Scope,
+    pub(crate) check: Check,
+}
+
+impl Rule {
+    pub(crate) fn applies_to(&self, pair: &MessagePair) -> bool {
+        match self.scope {
+            Scope::AllSyntaxes => true,
+            Scope::Proto2 => {
+                pair.writer.parent_file().syntax() == Syntax::Proto2
+                    && pair.reader.parent_file().syntax() == Syntax::Proto2
+            }
+        }
+    }
+}
+
+use Scope::{AllSyntaxes, Proto2};
+use Severity::{Failure, Warning};
+
+/// The `pip246` profile, in the order findings about one pair are reported.
+pub static RULES: &[Rule] = &[
+    Rule {
+        id: RuleId::RootMessageChanged,
+        severity: Failure,
+        scope: AllSyntaxes,
+        check: Check::Roots(root::root_message_changed),
+    },
+    Rule {
+        id: RuleId::SyntaxChanged,
+        severity: Failure,
+        scope: AllSyntaxes,
+        check: Check::Messages(syntax::syntax_changed),
+    },
+    Rule {
+        id: RuleId::FieldNumberChanged,
+        severity: Failure,
+        scope: AllSyntaxes,
+        check: Check::Messages(field_number::field_number_changed),
+    },
+    Rule {
+        id: RuleId::RequiredFieldAdded,
+        severity: Failure,
+        scope: Proto2,
+        check: Check::Messages(required::required_field_added),
+    },
+    Rule {
+        id: RuleId::RequiredFieldRemoved,
+        severity: Failure,
+        scope: Proto2,
+        check: Check::Messages(required::required_field_removed),
+    },
+    Rule {
+        id: RuleId::RequiredLabelChanged,
+        severity: Failure,
+        scope: Proto2,
+        check: Check::Fields(required::required_label_changed),
+    },
+    Rule {
+        id: RuleId::FieldKindChanged,
+        severity: Failure,
+        scope: AllSyntaxes,
+        check: Check::Fields(field_kind::field_kind_changed),
+    },
+    Rule {
+        id: RuleId::DefaultValueChanged,
+        severity: Failure,
+        scope: Proto2,
+        check: Check::Fields(default_value::default_value_changed),
+    },
+    Rule {
+        id: RuleId::RepeatedToSingular,
+        severity: Failure,
+        scope: AllSyntaxes,
+        check: Check::Fields(repeated::repeated_to_singular),
+    },
+    Rule {
+        id: RuleId::PackedToExpanded,
+        severity: Failure,
+        scope: AllSyntaxes,
+        check: Check::Fields(packed::packed_to_expanded),
+    },
+    Rule {
+        id: RuleId::ScalarTypeChanged,
+        severity: Warning,
+        scope: AllSyntaxes,
+        check: Check::Fields(scalar_type::scalar_type_changed),
+    },
+];
+
+pub(crate) use describe::same_message_type;

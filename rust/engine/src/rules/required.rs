@@ -1,0 +1,46 @@
+//! proto2 required fields: none may be added, removed, or change its label
+//! (REQUIRED_FIELD_ADDED, REQUIRED_FIELD_REMOVED, REQUIRED_LABEL_CHANGED).
+
+use prost_reflect::{FieldDescriptor, MessageDescriptor};
+
+use super::describe::{declaration, labelled_type};
+use super::{FieldPair, MessagePair, Violation};
+
+/// The reader requires a field the writer never writes: every such message fails to parse.
+pub(crate) fn required_field_added(pair: &MessagePair, found: &mut Vec<Violation>) {
+    for reader in required_fields_missing_from(pair.reader, pair.writer) {
+        found.push(Violation {
+            field: Some(reader.name().to_owned()),
+            number: Some(reader.number()),
+            writer: "absent".to_owned(),
+            reader: declaration(&reader),
+        });
+    }
+}
+
+/// The writer's required field is unknown to the reader. Harmless on the wire, but the seeds
+/// forbid any change to required fields, so the rule is the mirror of the one above.
+pub(crate) fn required_field_removed(pair: &MessagePair, found: &mut Vec<Violation>) {
+    for writer in required_fields_missing_from(pair.writer, pair.reader) {
+        found.push(Violation {
+            field: Some(writer.name().to_owned()),
+            number: Some(writer.number()),
+            writer: declaration(&writer),
+            reader: "absent".to_owned(),
+        });
+    }
+}
+
+pub(crate) fn required_label_changed(pair: &FieldPair) -> Option<Violation> {
+    (pair.writer.is_required() != pair.reader.is_required())
+        .then(|| Violation::on_fields(pair, labelled_type(pair.writer), labelled_type(pair.reader)))
+}
+
+fn required_fields_missing_from(
+    side: &MessageDescriptor,
+    other: &MessageDescriptor,
+) -> Vec<FieldDescriptor> {
+    side.fields()
+        .filter(|f| f.is_required() && other.get_field(f.number()).is_none())
+        .collect()
+}

@@ -1,0 +1,103 @@
+//! Decoding Pulsar PROTOBUF_NATIVE schema data into a descriptor pool and its root message.
+
+mod descriptor_set;
+mod pulsar_json;
+
+use prost_reflect::{DescriptorPool, MessageDescriptor};
+use sha2::{Digest, Sha256};
+
+use crate::error::DecodeError;
+
+pub use pulsar_json::SchemaData;
+
+/// How many candidate names an error lists before it says "and N more".
+const LISTED_NAMES: usize = 10;
+
+/// One decoded schema: the root message inside the pool built from its descriptor set.
+#[derive(Debug, Clone)]
+pub struct Schema {
+    root: MessageDescriptor,
+    short_sha256: String,
+}
+
+impl Schema {
+    /// Decodes Pulsar schema data (the JSON the broker stores for PROTOBUF_NATIVE).
+    pub fn decode(data: &[u8]) -> Result<Schema, DecodeError> {
+        let parsed = SchemaData::parse(data)?;
+        let pool = descriptor_set::build_pool(&parsed.descriptor_set, &parsed.root_file)?;
+        let root = find_root(&pool, &parsed.root_message, &parsed.root_file)?;
+        Ok(Schema {
+            root,
+            short_sha256: short_sha256(data),
+        })
+    }
+
+    pub fn root(&self) -> &MessageDescriptor {
+        &self.root
+    }
+
+    /// The first 12 hex digits of the SHA-256 of the schema data, as reports name schemas.
+    pub fn short_sha256(&self) -> &str {
+        &self.short_sha256
+    }
+}
+
+/// The first 12 hex digits of the SHA-256 of `data`.
+pub fn short_sha256(data: &[u8]) -> String {
+    Sha256::digest(data)
+        .iter()
+        .take(6)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn find_root(
+    pool: &DescriptorPool,
+    root_message: &str,
+    root_file: &str,
+) -> Result<MessageDescriptor, DecodeError> {
+    match pool.get_message_by_name(root_message) {
+        Some(message) if message.parent_file().name() == root_file => Ok(message),
+        Some(message) => Err(DecodeError::invalid(format!(
+            "root message `{root_message}` is declared in `{}`, not in the root file `{root_file}`",
+            message.parent_file().name()
+        ))),
+        None => {
+            let declared: Vec<String> = pool
+                .all_messages()
+                .filter(|m| m.parent_file().name() == root_file && !m.is_map_entry())
+                .map(|m| m.full_name().to_owned())
+                .collect();
+            Err(DecodeError::invalid(format!(
+                "root message `{root_message}` is not declared in the root file `{root_file}` \
+                 (it declares: {})",
+                list_names(&declared, "no messages")
+            )))
+        }
+    }
+}
+
+/// A bounded, comma-separated list for error messages.
+pub(crate) fn list_names(names: &[String], if_empty: &str) -> String {
+    if names.is_empty() {
+        return if_empty.to_owned();
+    }
+    let mut listed = names
+        .iter()
+        .take(LISTED_NAMES)
+        .map(|n| truncate(n, 120))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > LISTED_NAMES {
+        listed.push_str(&format!(" and {} more", names.len() - LISTED_NAMES));
+    }
+    listed
+}
+
+/// Cuts attacker-sized text (names, values) down for messages, on a character boundary.
+pub(crate) fn truncate(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        None => text.to_owned(),
+        Some((end, _)) => format!("{}…", &text[..end]),
+    }
+}
