@@ -11,8 +11,8 @@ pub(crate) fn field_number_changed(pair: &MessagePair, found: &mut Vec<Violation
             found.push(Violation {
                 field: Some(writer.name().to_owned()),
                 number: Some(writer.number()),
-                writer: format!("{} = {}", writer.name(), writer.number()),
-                reader: format!("{} = {}", reader.name(), reader.number()),
+                writer: format!("number {}", writer.number()),
+                reader: format!("number {}", reader.number()),
             });
         }
     }
