@@ -17,7 +17,8 @@ use crate::error::DecodeError;
 pub(crate) fn build_pool(bytes: &[u8], root_file: &str) -> Result<DescriptorPool, DecodeError> {
     let set = FileDescriptorSet::decode(bytes).map_err(|e| {
         DecodeError::invalid(format!(
-            "fileDescriptorSet is not a serialized google.protobuf.FileDescriptorSet: {e}"
+            "fileDescriptorSet is not a serialized google.protobuf.FileDescriptorSet: {}",
+            describe_decode_error(&e)
         ))
     })?;
     let files = index_by_name(set.file)?;
@@ -28,9 +29,21 @@ pub(crate) fn build_pool(bytes: &[u8], root_file: &str) -> Result<DescriptorPool
     let mut pool = DescriptorPool::new();
     pool.add_file_descriptor_protos(closure.into_iter().cloned())
         .map_err(|e| {
+            let place = e
+                .file()
+                .and_then(|name| files.get(name))
+                .map(|file| {
+                    let element = e.path().and_then(|path| element_name(file, path));
+                    match element {
+                        Some(element) => format!(" (file `{}`, at {element})", file.name()),
+                        None => format!(" (file `{}`)", file.name()),
+                    }
+                })
+                .unwrap_or_default();
             DecodeError::invalid(format!(
-                "the descriptor set does not build: {}",
-                truncate(&e.to_string(), 600)
+                "the descriptor set does not build: {}{}",
+                truncate(&e.to_string(), 300),
+                truncate(&place, 300)
             ))
         })?;
     Ok(pool)
@@ -146,5 +159,79 @@ fn check_syntax(file: &FileDescriptorProto) -> Result<(), DecodeError> {
             "file `{name}` declares unknown syntax `{}`",
             truncate(other, 40)
         ))),
+    }
+}
+
+/// prost lists every enclosing field of a decode error, innermost first; a deeply nested
+/// input would make that list as long as the input. Repeats are folded: `A.b ×148`.
+fn describe_decode_error(error: &prost::DecodeError) -> String {
+    let text = error.to_string();
+    let text = text
+        .strip_prefix("failed to decode Protobuf message: ")
+        .unwrap_or(&text);
+    let mut parts: Vec<&str> = text.split(": ").collect();
+    let description = parts.pop().unwrap_or_default();
+    let mut folded: Vec<(&str, usize)> = Vec::new();
+    for part in parts.into_iter().rev() {
+        match folded.last_mut() {
+            Some((last, count)) if *last == part => *count += 1,
+            _ => folded.push((part, 1)),
+        }
+    }
+    let within: Vec<String> = folded
+        .iter()
+        .map(|(part, n)| if *n > 1 { format!("{part} ×{n}") } else { (*part).to_owned() })
+        .collect();
+    if within.is_empty() {
+        description.to_owned()
+    } else {
+        truncate(&format!("{description} (in {})", within.join(" > ")), 400)
+    }
+}
+
+/// The full name of the element a descriptor path points at, such as `shop.Order.note`.
+fn element_name(file: &FileDescriptorProto, path: &[i32]) -> Option<String> {
+    use prost_types::{DescriptorProto, EnumDescriptorProto};
+    let mut name = file.package().to_owned();
+    let join = |scope: &str, part: &str| {
+        if scope.is_empty() {
+            part.to_owned()
+        } else {
+            format!("{scope}.{part}")
+        }
+    };
+    let index = |i: Option<&i32>| i.and_then(|i| usize::try_from(*i).ok());
+    let enum_value = |e: &EnumDescriptorProto, scope: &str, rest: &[i32]| match rest {
+        [2, i, ..] => e.value.get(usize::try_from(*i).ok()?).map(|v| join(scope, v.name())),
+        _ => Some(scope.to_owned()),
+    };
+    let mut message: Option<&DescriptorProto> = None;
+    let mut rest = path;
+    loop {
+        let (children_tag, fields_tag, enums_tag) = if message.is_some() { (3, 2, 4) } else { (4, -1, 5) };
+        match rest {
+            [tag, i, tail @ ..] if *tag == children_tag => {
+                let child = match message {
+                    Some(m) => m.nested_type.get(index(Some(i))?)?,
+                    None => file.message_type.get(index(Some(i))?)?,
+                };
+                name = join(&name, child.name());
+                message = Some(child);
+                rest = tail;
+            }
+            [tag, i, ..] if *tag == fields_tag => {
+                let field = message?.field.get(index(Some(i))?)?;
+                return Some(join(&name, field.name()));
+            }
+            [tag, i, tail @ ..] if *tag == enums_tag => {
+                let e = match message {
+                    Some(m) => m.enum_type.get(index(Some(i))?)?,
+                    None => file.enum_type.get(index(Some(i))?)?,
+                };
+                let scope = join(&name, e.name());
+                return enum_value(e, &scope, tail);
+            }
+            _ => return (!name.is_empty() || message.is_some()).then_some(name),
+        }
     }
 }
