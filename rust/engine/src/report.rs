@@ -154,10 +154,8 @@ pub fn bounded_lines(first: &str, lines: impl Iterator<Item = String>, limit: us
         }
     }
     if omitted > 0 {
-        text.push_str(&format!(
-            "\n… and {} more not shown",
-            count(omitted, "finding")
-        ));
+        let plural = if omitted == 1 { "" } else { "s" };
+        text.push_str(&format!("\n… and {omitted} more finding{plural} not shown"));
     }
     text
 }

@@ -56,7 +56,12 @@ fn message(name: &str, fields: Vec<FieldDescriptorProto>) -> DescriptorProto {
     }
 }
 
-fn file(name: &str, syntax: &str, messages: Vec<DescriptorProto>, imports: &[&str]) -> FileDescriptorProto {
+fn file(
+    name: &str,
+    syntax: &str,
+    messages: Vec<DescriptorProto>,
+    imports: &[&str],
+) -> FileDescriptorProto {
     FileDescriptorProto {
         name: Some(name.into()),
         package: Some("shop".into()),
@@ -72,7 +77,11 @@ fn order() -> DescriptorProto {
 }
 
 fn schema(files: Vec<FileDescriptorProto>, root_message: &str, root_file: &str) -> Vec<u8> {
-    schema_of_bytes(FileDescriptorSet { file: files }.encode_to_vec(), root_message, root_file)
+    schema_of_bytes(
+        FileDescriptorSet { file: files }.encode_to_vec(),
+        root_message,
+        root_file,
+    )
 }
 
 fn schema_of_bytes(descriptor_set: Vec<u8>, root_message: &str, root_file: &str) -> Vec<u8> {
@@ -87,7 +96,11 @@ fn schema_of_bytes(descriptor_set: Vec<u8>, root_message: &str, root_file: &str)
 
 /// `order.proto` in proto3 with the given messages, as the root file of schema `shop.Order`.
 fn order_file(messages: Vec<DescriptorProto>) -> Vec<u8> {
-    schema(vec![file("order.proto", "proto3", messages, &[])], "shop.Order", "order.proto")
+    schema(
+        vec![file("order.proto", "proto3", messages, &[])],
+        "shop.Order",
+        "order.proto",
+    )
 }
 
 /// `depth` messages, each declared inside the one before.
@@ -103,7 +116,11 @@ fn nested_declarations(depth: usize) -> Vec<u8> {
         inner = outer;
     }
     let mut file_bytes = file("order.proto", "proto3", vec![order()], &[]).encode_to_vec();
-    prost::encoding::encode_key(4, prost::encoding::WireType::LengthDelimited, &mut file_bytes);
+    prost::encoding::encode_key(
+        4,
+        prost::encoding::WireType::LengthDelimited,
+        &mut file_bytes,
+    );
     prost::encoding::encode_varint(inner.len() as u64, &mut file_bytes);
     file_bytes.extend_from_slice(&inner);
     let mut set = Vec::new();
@@ -119,7 +136,14 @@ fn catalogue() -> Vec<BadCase> {
         "shop.Order",
     );
     let good_set = SchemaData::parse(&good).unwrap().descriptor_set;
-    let money = || file("money.proto", "proto3", vec![message("Money", vec![field("cents", 1, Type::Int64)])], &[]);
+    let money = || {
+        file(
+            "money.proto",
+            "proto3",
+            vec![message("Money", vec![field("cents", 1, Type::Int64)])],
+            &[],
+        )
+    };
 
     let mut cases = vec![
         BadCase {
@@ -347,7 +371,12 @@ fn catalogue() -> Vec<BadCase> {
 fn expectations(cases: &[BadCase]) -> String {
     let map: serde_json::Map<String, Value> = cases
         .iter()
-        .map(|c| (c.name.to_owned(), json!({"rule": c.rule, "message_contains": c.says})))
+        .map(|c| {
+            (
+                c.name.to_owned(),
+                json!({"rule": c.rule, "message_contains": c.says}),
+            )
+        })
         .collect();
     serde_json::to_string_pretty(&Value::Object(map)).unwrap() + "\n"
 }
@@ -371,10 +400,18 @@ fn committed_catalogue_matches_the_generator() {
     );
     for case in &cases {
         let committed = fs::read(dir.join(format!("{}.schema", case.name))).unwrap();
-        assert!(committed == case.data, "tests/fixtures/bad/{}.schema is stale", case.name);
+        assert!(
+            committed == case.data,
+            "tests/fixtures/bad/{}.schema is stale",
+            case.name
+        );
     }
     let files = fs::read_dir(&dir).unwrap().count();
-    assert_eq!(files, cases.len() + 1, "tests/fixtures/bad holds files no case describes");
+    assert_eq!(
+        files,
+        cases.len() + 1,
+        "tests/fixtures/bad holds files no case describes"
+    );
 }
 
 /// Reads the committed files, as the Java tests do, and checks each error as the new schema
@@ -382,8 +419,12 @@ fn committed_catalogue_matches_the_generator() {
 #[test]
 fn every_bad_input_is_refused_with_its_rule_and_message() {
     let dir = fixtures().join("bad");
-    let expect: Value = serde_json::from_str(&fs::read_to_string(dir.join("expect.json")).unwrap()).unwrap();
-    let good = schema_from_text("syntax = \"proto3\";\npackage shop;\nmessage Order { int64 id = 1; }\n", "shop.Order");
+    let expect: Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("expect.json")).unwrap()).unwrap();
+    let good = schema_from_text(
+        "syntax = \"proto3\";\npackage shop;\nmessage Order { int64 id = 1; }\n",
+        "shop.Order",
+    );
     let expect = expect.as_object().unwrap();
     assert!(expect.len() >= 25, "the catalogue shrank");
     let mut problems = Vec::new();
@@ -393,10 +434,18 @@ fn every_bad_input_is_refused_with_its_rule_and_message() {
         let says = want["message_contains"].as_str().unwrap();
 
         let as_new = check(&[good.as_slice()], &data, Strategy::Full);
-        let as_existing = check(&[good.as_slice(), data.as_slice()], &good, Strategy::FullTransitive);
-        for (role, result, want_existing) in [("new", as_new, None), ("existing", as_existing, Some(1))] {
+        let as_existing = check(
+            &[good.as_slice(), data.as_slice()],
+            &good,
+            Strategy::FullTransitive,
+        );
+        for (role, result, want_existing) in
+            [("new", as_new, None), ("existing", as_existing, Some(1))]
+        {
             let Err(CheckError::Schema(error)) = result else {
-                problems.push(format!("{name} as {role} schema: expected {rule}, got {result:?}"));
+                problems.push(format!(
+                    "{name} as {role} schema: expected {rule}, got {result:?}"
+                ));
                 continue;
             };
             let rule_id = match error.rule {
@@ -404,7 +453,9 @@ fn every_bad_input_is_refused_with_its_rule_and_message() {
                 ErrorRule::UnsupportedFeature => UNSUPPORTED,
             };
             if rule_id != rule || !error.message.contains(says) {
-                problems.push(format!("{name} as {role}: expected {rule} with `{says}`, got: {error}"));
+                problems.push(format!(
+                    "{name} as {role}: expected {rule} with `{says}`, got: {error}"
+                ));
             }
             let named_right = match (&error.schema, want_existing) {
                 (SchemaRole::New { .. }, None) => true,
@@ -412,7 +463,10 @@ fn every_bad_input_is_refused_with_its_rule_and_message() {
                 _ => false,
             };
             if !named_right {
-                problems.push(format!("{name} as {role}: the error names {}", error.schema));
+                problems.push(format!(
+                    "{name} as {role}: the error names {}",
+                    error.schema
+                ));
             }
             if error.to_string().len() >= 4096 {
                 problems.push(format!("{name}: message longer than 4 KiB"));
@@ -427,8 +481,27 @@ fn every_bad_input_is_refused_with_its_rule_and_message() {
 #[test]
 fn always_compatible_validates_only_the_new_schema() {
     let bad = fs::read(fixtures().join("bad/editions.schema")).unwrap();
-    let good = schema_from_text("syntax = \"proto3\";\npackage shop;\nmessage Order { int64 id = 1; }\n", "shop.Order");
+    let good = schema_from_text(
+        "syntax = \"proto3\";\npackage shop;\nmessage Order { int64 id = 1; }\n",
+        "shop.Order",
+    );
     assert!(check(&[good.as_slice()], &bad, Strategy::AlwaysCompatible).is_err());
     let report = check(&[bad.as_slice()], &good, Strategy::AlwaysCompatible).unwrap();
     assert!(report.compatible);
+}
+
+/// 5,000 nested declarations: refused at protobuf's parse limit, without deep recursion.
+#[test]
+fn deeply_nested_declarations_fail_fast_on_a_small_stack() {
+    let data = nested_declarations(5000);
+    let result = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || check(&[], &data, Strategy::Full))
+        .unwrap()
+        .join()
+        .unwrap();
+    let Err(CheckError::Schema(error)) = result else {
+        panic!("expected an error, got {result:?}");
+    };
+    assert!(error.message.contains("recursion limit reached"), "{error}");
 }

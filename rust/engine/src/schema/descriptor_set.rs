@@ -180,7 +180,13 @@ fn describe_decode_error(error: &prost::DecodeError) -> String {
     }
     let within: Vec<String> = folded
         .iter()
-        .map(|(part, n)| if *n > 1 { format!("{part} ×{n}") } else { (*part).to_owned() })
+        .map(|(part, n)| {
+            if *n > 1 {
+                format!("{part} ×{n}")
+            } else {
+                (*part).to_owned()
+            }
+        })
         .collect();
     if within.is_empty() {
         description.to_owned()
@@ -202,13 +208,20 @@ fn element_name(file: &FileDescriptorProto, path: &[i32]) -> Option<String> {
     };
     let index = |i: Option<&i32>| i.and_then(|i| usize::try_from(*i).ok());
     let enum_value = |e: &EnumDescriptorProto, scope: &str, rest: &[i32]| match rest {
-        [2, i, ..] => e.value.get(usize::try_from(*i).ok()?).map(|v| join(scope, v.name())),
+        [2, i, ..] => e
+            .value
+            .get(usize::try_from(*i).ok()?)
+            .map(|v| join(scope, v.name())),
         _ => Some(scope.to_owned()),
     };
     let mut message: Option<&DescriptorProto> = None;
     let mut rest = path;
     loop {
-        let (children_tag, fields_tag, enums_tag) = if message.is_some() { (3, 2, 4) } else { (4, -1, 5) };
+        let (children_tag, fields_tag, enums_tag) = if message.is_some() {
+            (3, 2, 4)
+        } else {
+            (4, -1, 5)
+        };
         match rest {
             [tag, i, tail @ ..] if *tag == children_tag => {
                 let child = match message {
