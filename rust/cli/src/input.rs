@@ -29,33 +29,22 @@ pub fn load(path: &Path, options: &InputOptions) -> Result<Vec<u8>, String> {
     let bytes = fs::read(path).map_err(|e| format!("cannot read the file: {e}"))?;
     match extension.as_str() {
         "pb" | "binpb" | "desc" | "protoset" => from_descriptor_set(bytes, None, options),
-        _ if looks_like_json(&bytes) => unwrap_json(bytes),
-        _ => Err(
-            "not a schema file: expected Pulsar schema JSON (.json), a .proto file, or a \
-             binary FileDescriptorSet (.pb, .binpb, .desc)"
-                .to_owned(),
-        ),
+        _ => unwrap_json(bytes),
     }
 }
 
-fn looks_like_json(bytes: &[u8]) -> bool {
-    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    text.iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|b| *b == b'{')
-}
-
-/// Raw schema data is passed on byte for byte (its SHA-256 is then the broker's); a wrapper
-/// from `pulsar-admin` is unwrapped to the schema data inside it.
+/// Schema data is passed on byte for byte, so its SHA-256 is the broker's and bad data gets
+/// the broker's error; a wrapper from `pulsar-admin` is unwrapped to the schema data inside.
 fn unwrap_json(bytes: Vec<u8>) -> Result<Vec<u8>, String> {
-    let value: Value =
-        serde_json::from_slice(&bytes).map_err(|e| format!("the file is not valid JSON: {e}"))?;
-    unwrap_value(&value, bytes, 0)
+    match serde_json::from_slice::<Value>(&bytes) {
+        Ok(value @ Value::Object(_)) => unwrap_value(&value, bytes, 0),
+        _ => Ok(bytes),
+    }
 }
 
 fn unwrap_value(value: &Value, bytes: Vec<u8>, depth: usize) -> Result<Vec<u8>, String> {
     let Value::Object(object) = value else {
-        return Err("the JSON is not an object".to_owned());
+        return Err("the wrapped schema is not a JSON object".to_owned());
     };
     if object.contains_key("fileDescriptorSet") {
         return Ok(bytes);

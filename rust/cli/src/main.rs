@@ -3,7 +3,7 @@
 mod input;
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -164,7 +164,7 @@ fn check(
     ExitCode::from(if report.compatible { 0 } else { 1 })
 }
 
-fn schema(upload: bool, options: &InputOptions, file: &PathBuf) -> ExitCode {
+fn schema(upload: bool, options: &InputOptions, file: &Path) -> ExitCode {
     let data = match input::load(file, options) {
         Ok(data) => data,
         Err(message) => return bad_input(file, &message),
@@ -193,7 +193,7 @@ fn print_out(text: &str) {
     let _ = writeln!(stdout, "{text}").and_then(|()| stdout.flush());
 }
 
-fn bad_input(file: &std::path::Path, message: &str) -> ExitCode {
+fn bad_input(file: &Path, message: &str) -> ExitCode {
     eprintln!("protocompat: {}: {message}", file.display());
     ExitCode::from(EXIT_BAD_INPUT)
 }

@@ -1,0 +1,292 @@
+//! The `protocompat` command as a user runs it: exit status, stdout, stderr.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
+}
+
+fn case(name: &str, side: &str) -> PathBuf {
+    fixtures()
+        .join("compat")
+        .join(name)
+        .join(side)
+        .join("order.proto")
+}
+
+fn protocompat(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_protocompat"))
+        .args(args)
+        .output()
+        .expect("protocompat runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("protocompat-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn compatible_pair_exits_0_and_says_so() {
+    let out = protocompat(&[
+        "check",
+        "--root",
+        "shop.Order",
+        path(&case("allowed_changes", "old")),
+        path(&case("allowed_changes", "new")),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("Compatible PROTOBUF_NATIVE schema"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("under FULL"), "{stdout}");
+    assert!(out.stderr.is_empty());
+}
+
+#[test]
+fn incompatible_pair_exits_1_and_lists_findings() {
+    let old = case("field_kind_changed_message", "old");
+    let out = protocompat(&[
+        "check",
+        "--strategy",
+        "backward",
+        "--root",
+        "Order",
+        path(&old),
+        path(&case("field_kind_changed_message", "new")),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("Incompatible PROTOBUF_NATIVE schema"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("FIELD_KIND_CHANGED shop.Order.total (field 2): writer=message shop.Money reader=message shop.Price [BACKWARD, existing #0 "), "{stdout}");
+    assert!(
+        stdout.contains(&format!("existing #0: {}", old.display())),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn warnings_alone_exit_0() {
+    let out = protocompat(&[
+        "check",
+        "--root",
+        "shop.Order",
+        path(&case("scalar_type_changed", "old")),
+        path(&case("scalar_type_changed", "new")),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).contains(
+        "warning: SCALAR_TYPE_CHANGED shop.Order.id (field 1): writer=int64 reader=string"
+    ));
+}
+
+#[test]
+fn json_output_is_the_report() {
+    let out = protocompat(&[
+        "check",
+        "--format",
+        "json",
+        "--root",
+        "shop.Order",
+        path(&case("multiple_findings", "old")),
+        path(&case("multiple_findings", "new")),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["compatible"], false);
+    assert_eq!(json["strategy"], "FULL");
+    assert_eq!(json["failures"].as_array().unwrap().len(), 9);
+    assert_eq!(
+        json["files"]["new"],
+        path(&case("multiple_findings", "new"))
+    );
+}
+
+#[test]
+fn bad_schema_exits_2_naming_the_file_and_the_problem() {
+    let bad = fixtures().join("bad/import_cycle.schema");
+    let out = protocompat(&[
+        "check",
+        path(&bad),
+        path(&case("allowed_changes", "old")),
+        "--root",
+        "shop.Order",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(path(&bad))
+            && stderr.contains("SCHEMA_RECONSTRUCTION_FAILED: import cycle"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn every_bad_input_of_the_catalogue_exits_2_with_its_rule() {
+    let expect: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join("bad/expect.json")).unwrap())
+            .unwrap();
+    for (name, want) in expect.as_object().unwrap() {
+        let file = fixtures().join(format!("bad/{name}.schema"));
+        let out = protocompat(&["check", path(&file)]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert!(
+            stderr.contains(want["rule"].as_str().unwrap()),
+            "{name}: {stderr}"
+        );
+        assert!(
+            stderr.contains(want["message_contains"].as_str().unwrap()),
+            "{name}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn proto_that_does_not_compile_exits_2_with_the_location() {
+    let dir = tempdir("broken");
+    let file = dir.join("broken.proto");
+    std::fs::write(
+        &file,
+        "syntax = \"proto3\";\nmessage Order { int64 id = 1 }\n",
+    )
+    .unwrap();
+    let out = protocompat(&["check", path(&file)]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("broken.proto")
+            && stderr.contains("does not compile")
+            && stderr.contains(":2:"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        vec!["check"],
+        vec!["check", "--strategy", "SIDEWAYS", "a.proto"],
+        vec!["frobnicate"],
+    ] {
+        let out = protocompat(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+    let out = protocompat(&["check", "no/such/file.proto"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no/such/file.proto: cannot read the file"));
+}
+
+#[test]
+fn several_top_level_messages_need_root() {
+    let out = protocompat(&["check", path(&case("maps", "old"))]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("declares 3 top-level messages (shop.Item, shop.Order, shop.Sku); name the root message with --root"));
+}
+
+#[test]
+fn schema_files_for_pulsar_admin_check_like_their_sources() {
+    let dir = tempdir("upload");
+    let mut files = Vec::new();
+    for (side, upload) in [("old", true), ("new", false)] {
+        let source = case("maps", side);
+        let mut args = vec!["schema", "--root", "shop.Order", path(&source)];
+        if upload {
+            args.insert(1, "--upload");
+        }
+        let out = protocompat(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        if upload {
+            assert_eq!(json["type"], "PROTOBUF_NATIVE");
+            assert!(json["schema"]
+                .as_str()
+                .unwrap()
+                .contains("\"rootMessageTypeName\":\"shop.Order\""));
+        } else {
+            assert_eq!(json["rootFileDescriptorName"], "order.proto");
+        }
+        let file = dir.join(format!("{side}.json"));
+        std::fs::write(&file, &out.stdout).unwrap();
+        files.push(file);
+    }
+    let from_json = protocompat(&["check", path(&files[0]), path(&files[1])]);
+    let from_proto = protocompat(&[
+        "check",
+        "--root",
+        "shop.Order",
+        path(&case("maps", "old")),
+        path(&case("maps", "new")),
+    ]);
+    assert_eq!(from_json.status.code(), Some(1));
+    let findings = |out: &Output| {
+        text(&out.stdout)
+            .lines()
+            .filter(|l| l.contains(" [FULL"))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(findings(&from_json), findings(&from_proto));
+}
+
+#[test]
+fn a_non_protobuf_schema_is_named_as_such() {
+    let dir = tempdir("avro");
+    let file = dir.join("avro.json");
+    std::fs::write(
+        &file,
+        r#"{"type":"AVRO","schema":"{\"type\":\"record\"}","properties":{}}"#,
+    )
+    .unwrap();
+    let out = protocompat(&["check", path(&file)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr)
+        .contains("this is a AVRO schema; protocompat checks PROTOBUF_NATIVE schemas only"));
+}
+
+#[test]
+fn descriptor_set_files_and_transitive_histories() {
+    let dir = tempdir("pb");
+    let mut files = Vec::new();
+    for side in ["old", "new"] {
+        let set = protox::compile(
+            ["order.proto"],
+            [case("field_number_changed", side).parent().unwrap()],
+        )
+        .unwrap();
+        let file = dir.join(format!("{side}.pb"));
+        std::fs::write(&file, prost::Message::encode_to_vec(&set)).unwrap();
+        files.push(file);
+    }
+    let compatible_middle = case("field_number_changed", "old");
+    let out = protocompat(&[
+        "check",
+        "--strategy",
+        "FULL_TRANSITIVE",
+        "--root",
+        "shop.Order",
+        path(&files[0]),
+        path(&compatible_middle),
+        path(&files[1]),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("FIELD_NUMBER_CHANGED shop.Order.note (field 2): writer=number 2 reader=number 3 [FULL_TRANSITIVE, existing #0"), "{stdout}");
+    assert!(stdout.contains("[FULL_TRANSITIVE, existing #1"), "{stdout}");
+}
