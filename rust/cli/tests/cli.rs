@@ -290,3 +290,34 @@ fn descriptor_set_files_and_transitive_histories() {
     assert!(stdout.contains("FIELD_NUMBER_CHANGED shop.Order.note (field 2): writer=number 2 reader=number 3 [FULL_TRANSITIVE, existing #0"), "{stdout}");
     assert!(stdout.contains("[FULL_TRANSITIVE, existing #1"), "{stdout}");
 }
+
+/// Every `$ protocompat …` transcript in the README is what the command prints today.
+#[test]
+fn readme_transcripts_are_current() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let mut checked = 0;
+    let mut lines = readme.lines().peekable();
+    while let Some(line) = lines.next() {
+        let Some(command) = line.strip_prefix("$ protocompat ") else {
+            continue;
+        };
+        let mut expected = Vec::new();
+        while let Some(next) = lines.next_if(|l| !l.starts_with("```")) {
+            expected.push(next);
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_protocompat"))
+            .args(command.split_whitespace())
+            .current_dir(&root)
+            .output()
+            .unwrap();
+        let actual = format!("{}{}", text(&out.stdout), text(&out.stderr));
+        assert_eq!(
+            actual.trim_end(),
+            expected.join("\n"),
+            "README: $ protocompat {command}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 3, "the README lost its transcripts");
+}
