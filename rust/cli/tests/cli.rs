@@ -257,7 +257,7 @@ fn a_non_protobuf_schema_is_named_as_such() {
     let out = protocompat(&["check", path(&file)]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr)
-        .contains("this is a AVRO schema; protocompat checks PROTOBUF_NATIVE schemas only"));
+        .contains("the file holds a AVRO schema; protocompat checks PROTOBUF_NATIVE schemas only"));
 }
 
 #[test]
