@@ -1,0 +1,43 @@
+/*
+ * Licensed under the Apache License, Version 2.0.
+ */
+package org.apache.pulsar.broker.service.schema.protocompat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs a main class of the tests in a fresh JVM, for what must not share our JVM's state. */
+final class ChildJvm {
+
+    record Result(int exitCode, String output) {
+    }
+
+    private ChildJvm() {
+    }
+
+    static Result run(List<String> jvmArgs, Class<?> main, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmArgs);
+        for (String property : List.of("protocompat.fixtures", "protocompat.cli")) {
+            if (System.getProperty(property) != null) {
+                command.add("-D" + property + "=" + System.getProperty(property));
+            }
+        }
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(main.getName());
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        byte[] output = process.getInputStream().readAllBytes();
+        if (!process.waitFor(3, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            throw new AssertionError("child JVM did not finish: " + command);
+        }
+        return new Result(process.exitValue(), new String(output, StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,147 @@
+/*
+ * Licensed under the Apache License, Version 2.0.
+ */
+package org.apache.pulsar.broker.service.schema.protocompat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.pulsar.common.protocol.schema.SchemaData;
+import org.apache.pulsar.common.schema.SchemaType;
+
+/**
+ * The shared fixtures of {@code tests/fixtures}, as schema data. {@code .proto} files are
+ * compiled by the {@code protocompat schema} command built by the same Maven run.
+ */
+public final class Fixtures {
+
+    private static final Map<String, byte[]> COMPILED = new ConcurrentHashMap<>();
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    static Map<String, Object> readJson(Path file) throws IOException {
+        return JSON.readValue(file.toFile(), new TypeReference<Map<String, Object>>() { });
+    }
+
+    private Fixtures() {
+    }
+
+    public static Path root() {
+        return Paths.get(System.getProperty("protocompat.fixtures", "tests/fixtures"));
+    }
+
+    public static SchemaData schema(byte[] data) {
+        return SchemaData.builder().type(SchemaType.PROTOBUF_NATIVE).data(data).build();
+    }
+
+    /** Compiles {@code dir/rootFile} with the CLI into Pulsar schema data. */
+    public static byte[] compile(Path dir, String rootFile, String rootMessage) {
+        String key = dir + "|" + rootFile + "|" + rootMessage;
+        return COMPILED.computeIfAbsent(key, k -> runCli(dir.resolve(rootFile), rootMessage));
+    }
+
+    private static byte[] runCli(Path file, String rootMessage) {
+        String cli = System.getProperty("protocompat.cli", "target/release/protocompat");
+        try {
+            Process process = new ProcessBuilder(cli, "schema", "--root", rootMessage, file.toString())
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
+            byte[] out = process.getInputStream().readAllBytes();
+            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IllegalStateException("protocompat schema failed for " + file);
+            }
+            return new String(out, StandardCharsets.UTF_8).trim().getBytes(StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run " + cli + " (built by mvn generate-resources)", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A compat case: both sides compiled, with its expectations. */
+    public record CompatCase(String name, byte[] oldSchema, byte[] newSchema, Map<String, Object> expect) {
+
+        public boolean compatible(String direction) {
+            return (Boolean) direction(direction).get("compatible");
+        }
+
+        @SuppressWarnings("unchecked")
+        public List<String> failures(String direction) {
+            return (List<String>) direction(direction).get("failures");
+        }
+
+        @SuppressWarnings("unchecked")
+        private Map<String, Object> direction(String direction) {
+            return (Map<String, Object>) expect.get(direction);
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    public static List<CompatCase> compatCases() throws IOException {
+        List<CompatCase> cases = new ArrayList<>();
+        try (Stream<Path> dirs = Files.list(root().resolve("compat"))) {
+            for (Path dir : dirs.sorted().toList()) {
+                Map<String, Object> expect = readJson(dir.resolve("expect.json"));
+                String rootFile = (String) expect.get("root_file");
+                String oldRoot = (String) expect.get("root_message");
+                String newRoot = (String) expect.getOrDefault("new_root_message", oldRoot);
+                cases.add(new CompatCase(dir.getFileName().toString(),
+                        compile(dir.resolve("old"), rootFile, oldRoot),
+                        compile(dir.resolve("new"), rootFile, newRoot),
+                        expect));
+            }
+        }
+        return cases;
+    }
+
+    /** A bad-input case: the exact bytes, the rule ID and text its error must carry. */
+    public record BadCase(String name, byte[] data, String rule, String messageContains) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    public static List<BadCase> badCases() throws IOException {
+        Path dir = root().resolve("bad");
+        Map<String, Object> expect = new TreeMap<>(readJson(dir.resolve("expect.json")));
+        List<BadCase> cases = new ArrayList<>();
+        for (Map.Entry<String, Object> entry : expect.entrySet()) {
+            Map<String, Object> want = (Map<String, Object>) entry.getValue();
+            cases.add(new BadCase(entry.getKey(), Files.readAllBytes(dir.resolve(entry.getKey() + ".schema")),
+                    (String) want.get("rule"), (String) want.get("message_contains")));
+        }
+        return cases;
+    }
+
+    /** One proto3 file {@code order.proto} in package shop, root {@code shop.Order}. */
+    public static byte[] proto3(String body) throws IOException {
+        Path dir = Files.createTempDirectory("protocompat-java");
+        Files.writeString(dir.resolve("order.proto"), "syntax = \"proto3\";\npackage shop;\n" + body);
+        return compile(dir, "order.proto", "shop.Order");
+    }
+
+    /** The strategy name the report's summary line carries ("under FULL"). */
+    public static String summaryStrategy(String message) {
+        Matcher m = Pattern.compile("under (\\S+?):").matcher(message);
+        return m.find() ? m.group(1) : null;
+    }
+}

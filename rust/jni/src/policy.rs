@@ -1,0 +1,114 @@
+//! Our error policy: every error and every panic becomes a
+//! `org.apache.pulsar.broker.service.schema.protocompat.ProtocompatException` with our full
+//! message, which the Java class turns into Pulsar's `IncompatibleSchemaException`.
+//!
+//! jni's stock `ThrowRuntimeExAndDefault` would throw a `RuntimeException` (an HTTP 500 in the
+//! broker) and print `non-string panic payload` for every `panic!("{}", …)`.
+
+use std::any::Any;
+use std::fmt;
+
+use jni::errors::ErrorPolicy;
+use jni::strings::JNIString;
+use jni::{jni_str, Env};
+use protocompat::report::TEXT_LIMIT;
+use protocompat::CheckError;
+
+pub(crate) enum BridgeError {
+    /// The engine's report of an incompatible schema, already rendered.
+    Incompatible(String),
+    /// Bad schema data, or an engine failure it contained.
+    Check(CheckError),
+    /// A null or unreadable argument.
+    Input(String),
+    /// A JNI call failed (a Java exception may be pending).
+    Jni(jni::errors::Error),
+}
+
+impl From<jni::errors::Error> for BridgeError {
+    fn from(e: jni::errors::Error) -> Self {
+        BridgeError::Jni(e)
+    }
+}
+
+impl From<CheckError> for BridgeError {
+    fn from(e: CheckError) -> Self {
+        BridgeError::Check(e)
+    }
+}
+
+impl fmt::Display for BridgeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BridgeError::Incompatible(report) => f.write_str(report),
+            BridgeError::Check(e) => e.fmt(f),
+            BridgeError::Input(what) => write!(f, "SCHEMA_RECONSTRUCTION_FAILED: {what}"),
+            BridgeError::Jni(e) => write!(
+                f,
+                "INTERNAL_ERROR: the PROTOBUF_NATIVE checker could not read its arguments ({e}); \
+                 the schema was not accepted"
+            ),
+        }
+    }
+}
+
+pub(crate) struct ThrowCheckException;
+
+const EXCEPTION_CLASS: &jni::strings::JNIStr =
+    jni_str!("org/apache/pulsar/broker/service/schema/protocompat/ProtocompatException");
+
+fn throw(env: &mut Env<'_>, message: String) {
+    // A pending exception (an OutOfMemoryError while copying arrays, say) says more than we
+    // could; the Java side turns whatever arrives into IncompatibleSchemaException.
+    if env.exception_check() {
+        return;
+    }
+    let message = bounded(message);
+    // throw_new reports the thrown exception as an Err; that is the point, not a failure.
+    let _ = env.throw_new(EXCEPTION_CLASS, JNIString::from(message));
+}
+
+fn bounded(mut message: String) -> String {
+    if message.len() > TEXT_LIMIT {
+        let mut end = TEXT_LIMIT - 3;
+        while !message.is_char_boundary(end) {
+            end -= 1;
+        }
+        message.truncate(end);
+        message.push('…');
+    }
+    message
+}
+
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_owned())
+}
+
+impl<T: Default> ErrorPolicy<T, BridgeError> for ThrowCheckException {
+    type Captures<'unowned_env_local: 'native_method, 'native_method> = ();
+
+    fn on_error<'unowned_env_local: 'native_method, 'native_method>(
+        env: &mut Env<'unowned_env_local>,
+        _cap: &mut Self::Captures<'unowned_env_local, 'native_method>,
+        err: BridgeError,
+    ) -> jni::errors::Result<T> {
+        throw(env, err.to_string());
+        Ok(T::default())
+    }
+
+    fn on_panic<'unowned_env_local: 'native_method, 'native_method>(
+        env: &mut Env<'unowned_env_local>,
+        _cap: &mut Self::Captures<'unowned_env_local, 'native_method>,
+        payload: Box<dyn Any + Send + 'static>,
+    ) -> jni::errors::Result<T> {
+        let message = panic_message(payload.as_ref());
+        // Dropping a payload can itself panic; leaking it is the safe choice.
+        std::mem::forget(payload);
+        throw(env, CheckError::Internal(message).to_string());
+        Ok(T::default())
+    }
+}
