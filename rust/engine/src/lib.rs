@@ -160,3 +160,21 @@ fn contain_panics<T>(f: impl FnOnce() -> Result<T, CheckError>) -> Result<T, Che
         Err(CheckError::Internal(schema::truncate(&message, 300)))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_an_internal_error_with_its_formatted_message() {
+        let result: Result<(), CheckError> = contain_panics(|| panic!("boom at depth {}", 7));
+        assert_eq!(
+            result,
+            Err(CheckError::Internal("boom at depth 7".to_owned()))
+        );
+        let text = result.unwrap_err().to_string();
+        assert!(text.starts_with(
+            "INTERNAL_ERROR: the PROTOBUF_NATIVE checker failed unexpectedly (boom at depth 7)"
+        ));
+    }
+}

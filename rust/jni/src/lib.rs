@@ -48,7 +48,9 @@ fn read_history(
     from: &JObjectArray<'_, JByteArray<'_>>,
 ) -> Result<Vec<Vec<u8>>, BridgeError> {
     if from.is_null() {
-        return Err(BridgeError::Input("the list of existing schemas is null".into()));
+        return Err(BridgeError::Input(
+            "the list of existing schemas is null".into(),
+        ));
     }
     let count = from.len(env)?;
     let mut history = Vec::with_capacity(count);
@@ -64,7 +66,9 @@ fn read_history(
 
 fn read_bytes(env: &Env<'_>, array: &JByteArray<'_>, what: &str) -> Result<Vec<u8>, BridgeError> {
     if array.is_null() {
-        return Err(BridgeError::Input(format!("{what} has no schema data (null)")));
+        return Err(BridgeError::Input(format!(
+            "{what} has no schema data (null)"
+        )));
     }
     Ok(env.convert_byte_array(array)?)
 }
