@@ -22,6 +22,8 @@ final class ChildJvm {
     static Result run(List<String> jvmArgs, Class<?> main, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        // The broker's classpath brings log4j too; these runs read what slf4j-simple prints.
+        command.add("-Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider");
         command.addAll(jvmArgs);
         for (String property : List.of("protocompat.fixtures", "protocompat.cli")) {
             if (System.getProperty(property) != null) {
