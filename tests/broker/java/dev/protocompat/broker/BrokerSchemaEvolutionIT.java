@@ -1,0 +1,220 @@
+/*
+ * Licensed under the Apache License, Version 2.0.
+ */
+package dev.protocompat.broker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.protocompat.broker.SchemaRest.Answer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.apache.pulsar.broker.service.schema.protocompat.Fixtures;
+import org.apache.pulsar.client.api.Producer;
+import org.apache.pulsar.client.api.PulsarClient;
+import org.apache.pulsar.client.api.PulsarClientException;
+import org.apache.pulsar.client.api.Schema;
+import org.apache.pulsar.common.schema.KeyValue;
+import org.apache.pulsar.common.schema.KeyValueEncodingType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A real Pulsar 4.0 standalone broker with the plugin configured, driven only through its public
+ * interfaces: the REST admin API, the pulsar-admin CLI and the Java client.
+ */
+class BrokerSchemaEvolutionIT {
+
+    private static StandaloneBroker broker;
+    private static SchemaRest rest;
+    private static PulsarClient client;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        broker = StandaloneBroker.start();
+        rest = new SchemaRest(broker.webUrl());
+        client = PulsarClient.builder().serviceUrl(broker.serviceUrl())
+                .operationTimeout(30, TimeUnit.SECONDS).build();
+    }
+
+    @AfterAll
+    static void stopBroker() throws Exception {
+        if (client != null) {
+            client.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    private static String namespace(String name, String strategy) throws Exception {
+        String namespace = "public/" + name.toLowerCase(Locale.ROOT).replace('_', '-');
+        rest.createNamespace(namespace, strategy);
+        return namespace;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"BACKWARD", "FORWARD", "FULL"})
+    void compatibleChangeIsAcceptedAndIncompatibleOneRefused(String strategy) throws Exception {
+        String topic = namespace("evolution-" + strategy, strategy) + "/orders";
+        Answer v1 = rest.upload(topic, Shop.version(1));
+        assertEquals(200, v1.status(), v1.toString());
+        assertEquals(0, SchemaRest.version(v1));
+        Answer v2 = rest.upload(topic, Shop.version(2));
+        assertEquals(200, v2.status(), v2.toString());
+        assertEquals(1, SchemaRest.version(v2));
+
+        Answer v3 = rest.upload(topic, Shop.version(3));
+        assertEquals(409, v3.status(), v3.toString());
+        assertTrue(v3.body().contains("Incompatible PROTOBUF_NATIVE schema"), v3.body());
+        assertTrue(v3.body().contains("under " + strategy + ":"), v3.body());
+        assertTrue(v3.body().contains("FIELD_KIND_CHANGED shop.Order.total.currency (field 2)"), v3.body());
+        assertTrue(v3.body().contains("FIELD_NUMBER_CHANGED shop.Order.note"), v3.body());
+        assertEquals(strategy.equals("FORWARD"), !v3.body().contains("PACKED_TO_EXPANDED"), v3.body());
+        // v2 is still the latest: uploading it again returns its version.
+        assertEquals(1, SchemaRest.version(rest.upload(topic, Shop.version(2))));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"BACKWARD_TRANSITIVE,BACKWARD", "FORWARD_TRANSITIVE,FORWARD", "FULL_TRANSITIVE,FULL"})
+    void transitiveStrategiesRefuseAConflictWithTheOldestVersionOnly(String transitive, String latestOnly)
+            throws Exception {
+        byte[][] history = Shop.transitiveHistory();
+        String refusing = namespace("history-" + transitive, transitive) + "/orders";
+        String accepting = namespace("history-" + latestOnly, latestOnly) + "/orders";
+        for (String topic : List.of(refusing, accepting)) {
+            for (int v = 0; v < 3; v++) {
+                Answer answer = rest.upload(topic, history[v]);
+                assertEquals(200, answer.status(), topic + " v" + (v + 1) + ": " + answer);
+            }
+        }
+        Answer refused = rest.upload(refusing, history[3]);
+        assertEquals(409, refused.status(), refused.toString());
+        assertTrue(refused.body().contains("FIELD_KIND_CHANGED shop.Order.total (field 2)"), refused.body());
+        assertTrue(refused.body().contains("against 3 existing schemas"), refused.body());
+        Answer accepted = rest.upload(accepting, history[3]);
+        assertEquals(200, accepted.status(), accepted.toString());
+        assertEquals(3, SchemaRest.version(accepted));
+    }
+
+    /**
+     * Pulsar answers a compatible schema here with HTTP 202 and {@code "compatibility":true}, and an
+     * incompatible one with HTTP 500 and our message (its REST layer turns the checker's exception
+     * into a server error rather than {@code "compatibility":false}).
+     */
+    @Test
+    void compatibilityEndpoint() throws Exception {
+        String topic = namespace("compatibility", "FULL") + "/orders";
+        assertEquals(200, rest.upload(topic, Shop.version(1)).status());
+        Answer compatible = rest.testCompatibility(topic, Shop.version(2));
+        assertEquals(202, compatible.status(), compatible.toString());
+        assertTrue(compatible.body().contains("\"compatibility\":true"), compatible.body());
+        Answer incompatible = rest.testCompatibility(topic, Shop.version(3));
+        assertEquals(500, incompatible.status(), incompatible.toString());
+        assertTrue(incompatible.body().contains("FIELD_KIND_CHANGED shop.Order.total.currency"), incompatible.body());
+    }
+
+    @Test
+    void javaProducersWithCompatibleAndIncompatibleSchemas() throws Exception {
+        String topic = "persistent://" + namespace("producers", "FULL") + "/orders";
+        try (Producer<byte[]> first = client.newProducer(new NativeSchema("orders", Shop.version(1)))
+                .topic(topic).create()) {
+            first.send(new byte[] {8, 1});
+        }
+        try (Producer<byte[]> compatible = client.newProducer(new NativeSchema("orders", Shop.version(2)))
+                .topic(topic).create()) {
+            assertTrue(compatible.send(new byte[] {8, 2}) != null);
+        }
+        PulsarClientException.IncompatibleSchemaException refused = assertThrows(
+                PulsarClientException.IncompatibleSchemaException.class,
+                () -> client.newProducer(new NativeSchema("orders", Shop.version(3))).topic(topic).create());
+        assertTrue(refused.getMessage().contains("FIELD_KIND_CHANGED shop.Order.total.currency"), refused.getMessage());
+    }
+
+    @Test
+    void keyValueWithProtobufNativeKeyAndValue() throws Exception {
+        String topic = "persistent://" + namespace("key-value", "FULL") + "/orders";
+        byte[] key = Fixtures.proto3("message Order { string id = 1; }\n");
+        Schema<KeyValue<byte[], byte[]>> v1 = Schema.KeyValue(new NativeSchema("key", key),
+                new NativeSchema("value", Shop.version(1)), KeyValueEncodingType.SEPARATED);
+        Schema<KeyValue<byte[], byte[]>> v2 = Schema.KeyValue(new NativeSchema("key", key),
+                new NativeSchema("value", Shop.version(2)), KeyValueEncodingType.SEPARATED);
+        Schema<KeyValue<byte[], byte[]>> v3 = Schema.KeyValue(new NativeSchema("key", key),
+                new NativeSchema("value", Shop.version(3)), KeyValueEncodingType.SEPARATED);
+        client.newProducer(v1).topic(topic).create().close();
+        client.newProducer(v2).topic(topic).create().close();
+        PulsarClientException.IncompatibleSchemaException refused = assertThrows(
+                PulsarClientException.IncompatibleSchemaException.class,
+                () -> client.newProducer(v3).topic(topic).create());
+        assertTrue(refused.getMessage().contains("FIELD_NUMBER_CHANGED shop.Order.note"), refused.getMessage());
+    }
+
+    /** The real pulsar-admin main class, with a schema file made by `protocompat schema --upload`. */
+    @Test
+    void pulsarAdminSchemasUpload() throws Exception {
+        String topic = "persistent://" + namespace("cli", "FULL") + "/orders";
+        Path dir = Files.createTempDirectory("protocompat-cli");
+        Path conf = dir.resolve("client.conf");
+        Files.writeString(conf, "webServiceUrl=" + broker.webUrl() + "/\n");
+        List<String> outputs = new ArrayList<>();
+        List<Integer> exits = new ArrayList<>();
+        for (int v : new int[] {1, 3}) {
+            Path file = dir.resolve("order-v" + v + ".json");
+            Files.write(file, cli("schema", "--upload", "--root", "shop.Order",
+                    Fixtures.root().resolve("../../examples/shop/v" + v + "/order.proto").normalize().toString()));
+            Process admin = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider",
+                    "-cp", System.getProperty("java.class.path"),
+                    "org.apache.pulsar.admin.cli.PulsarAdminTool", conf.toString(),
+                    "schemas", "upload", "--filename", file.toString(), topic)
+                    .redirectErrorStream(true).start();
+            outputs.add(new String(admin.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            assertTrue(admin.waitFor(2, TimeUnit.MINUTES));
+            exits.add(admin.exitValue());
+        }
+        assertEquals(0, exits.get(0), outputs.get(0));
+        assertEquals(1, exits.get(1), outputs.get(1));
+        assertTrue(outputs.get(1).contains("HTTP 409"), outputs.get(1));
+        assertTrue(outputs.get(1).contains("FIELD_KIND_CHANGED shop.Order.total.currency (field 2)"), outputs.get(1));
+    }
+
+    /** Bad schema data is refused with a clear error, and the broker keeps serving. */
+    @Test
+    void malformedSchemaDataIsRefusedAndTheBrokerKeepsServing() throws Exception {
+        String topic = namespace("malformed", "FULL") + "/orders";
+        assertEquals(200, rest.upload(topic, Shop.version(1)).status());
+        for (String name : List.of("not_json", "bad_base64", "truncated_descriptor_set", "editions",
+                "unresolved_import", "root_message_missing")) {
+            byte[] data = Files.readAllBytes(Fixtures.root().resolve("bad/" + name + ".schema"));
+            Answer answer = rest.upload(topic, data);
+            assertTrue(answer.status() == 409 || answer.status() == 422, name + ": " + answer);
+            assertTrue(answer.body().length() > 40, name + ": " + answer);
+        }
+        Answer next = rest.upload(topic, Shop.version(2));
+        assertEquals(200, next.status(), next.toString());
+        assertEquals(1, SchemaRest.version(next));
+    }
+
+    static byte[] cli(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(System.getProperty("protocompat.cli", "target/release/protocompat"));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        byte[] out = process.getInputStream().readAllBytes();
+        assertTrue(process.waitFor(1, TimeUnit.MINUTES));
+        assertEquals(0, process.exitValue(), String.join(" ", command));
+        return out;
+    }
+}

@@ -1,0 +1,88 @@
+/*
+ * Licensed under the Apache License, Version 2.0.
+ */
+package dev.protocompat.broker;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The broker's schema REST API as an operator's curl sees it: status code and body, nothing
+ * interpreted. Topics are {@code tenant/namespace/topic}.
+ */
+public final class SchemaRest {
+
+    /** A response as it came. */
+    public record Answer(int status, String body) {
+        @Override
+        public String toString() {
+            return "HTTP " + status + ": " + body;
+        }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String webUrl;
+
+    public SchemaRest(String webUrl) {
+        this.webUrl = webUrl;
+    }
+
+    /** The body of {@code pulsar-admin schemas upload}: schema data as a JSON string. */
+    public static String uploadPayload(byte[] schemaData) throws IOException {
+        return JSON.writeValueAsString(Map.of(
+                "type", "PROTOBUF_NATIVE",
+                "schema", new String(schemaData, StandardCharsets.UTF_8),
+                "properties", Map.of()));
+    }
+
+    /** {@code POST /admin/v2/schemas/{topic}/schema}. */
+    public Answer upload(String topic, byte[] schemaData) throws IOException, InterruptedException {
+        return post("/admin/v2/schemas/" + topic + "/schema", uploadPayload(schemaData));
+    }
+
+    /** {@code POST /admin/v2/schemas/{topic}/compatibility}. */
+    public Answer testCompatibility(String topic, byte[] schemaData) throws IOException, InterruptedException {
+        return post("/admin/v2/schemas/" + topic + "/compatibility", uploadPayload(schemaData));
+    }
+
+    /** {@code PUT /admin/v2/namespaces/{namespace}} then its schema compatibility strategy. */
+    public void createNamespace(String namespace, String strategy) throws IOException, InterruptedException {
+        expectOk(send("PUT", "/admin/v2/namespaces/" + namespace, "{}"));
+        expectOk(send("PUT", "/admin/v2/namespaces/" + namespace + "/schemaCompatibilityStrategy",
+                "\"" + strategy + "\""));
+    }
+
+    /** The version number in an accepted upload's body {@code {"version":{"version":N}}}. */
+    public static long version(Answer answer) throws IOException {
+        return JSON.readTree(answer.body()).path("version").path("version").asLong(-1);
+    }
+
+    private Answer post(String path, String body) throws IOException, InterruptedException {
+        return send("POST", path, body);
+    }
+
+    private Answer send(String method, String path, String body) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(webUrl + path))
+                .timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        return new Answer(response.statusCode(), response.body());
+    }
+
+    private static void expectOk(Answer answer) {
+        if (answer.status() / 100 != 2) {
+            throw new IllegalStateException("admin call failed: " + answer);
+        }
+    }
+}

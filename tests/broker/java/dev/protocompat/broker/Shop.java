@@ -1,0 +1,36 @@
+/*
+ * Licensed under the Apache License, Version 2.0.
+ */
+package dev.protocompat.broker;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import org.apache.pulsar.broker.service.schema.protocompat.Fixtures;
+
+/** Schema data for the README's example (examples/shop) and a history for transitive checks. */
+public final class Shop {
+
+    private static final String TYPES = "message Money { int64 cents = 1; }\nmessage Price { int64 cents = 1; }\n";
+
+    private Shop() {
+    }
+
+    /** examples/shop/v1, v2 (adds a field: compatible) and v3 (incompatible). */
+    public static byte[] version(int v) {
+        Path dir = Fixtures.root().resolve("../../examples/shop/v" + v).normalize();
+        return Fixtures.compile(dir, "order.proto", "shop.Order");
+    }
+
+    /**
+     * Four versions where only the first conflicts with the last: v1 has {@code Money total = 2},
+     * v2 drops it, v3 adds a field, v4 brings field 2 back as {@code Price total = 2}.
+     */
+    public static byte[][] transitiveHistory() throws IOException {
+        return new byte[][] {
+            Fixtures.proto3("message Order { int64 id = 1; Money total = 2; }\n" + TYPES),
+            Fixtures.proto3("message Order { int64 id = 1; }\n" + TYPES),
+            Fixtures.proto3("message Order { int64 id = 1; string note = 3; }\n" + TYPES),
+            Fixtures.proto3("message Order { int64 id = 1; string note = 3; Price total = 2; }\n" + TYPES),
+        };
+    }
+}

@@ -1,0 +1,230 @@
+/*
+ * Licensed under the Apache License, Version 2.0.
+ */
+package dev.protocompat.broker;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A real Pulsar standalone broker (embedded RocksDB metadata store and bookie) in a child JVM,
+ * with this project's plugin configured in {@code schemaRegistryCompatibilityCheckers}, on free
+ * loopback ports, with its data in a temp directory. Closing it stops the JVM and deletes the
+ * directory; a JVM shutdown hook does the same if a test run is cut short.
+ */
+public final class StandaloneBroker implements AutoCloseable {
+
+    /** Pulsar's default list with the built-in protobuf checker replaced, as the README says. */
+    public static final String CHECKERS = "org.apache.pulsar.broker.service.schema.JsonSchemaCompatibilityCheck,"
+            + "org.apache.pulsar.broker.service.schema.AvroSchemaCompatibilityCheck,"
+            + "org.apache.pulsar.broker.service.schema.ProtobufNativeSchemaAdvanceCompatibilityCheck";
+
+    private static final Duration STARTUP = Duration.ofSeconds(180);
+
+    private final Path dir;
+    private final int webPort;
+    private final int brokerPort;
+    private final int bookiePort;
+    private final String java;
+    private final Thread cleanup;
+    private Process process;
+
+    private StandaloneBroker(Path dir, String java) throws IOException {
+        this.dir = dir;
+        this.java = java;
+        int[] ports = freePorts(3);
+        this.webPort = ports[0];
+        this.brokerPort = ports[1];
+        this.bookiePort = ports[2];
+        Files.writeString(dir.resolve("standalone.conf"), String.join("\n",
+                "clusterName=standalone",
+                "bindAddress=127.0.0.1",
+                "advertisedAddress=127.0.0.1",
+                "webServicePort=" + webPort,
+                "brokerServicePort=" + brokerPort,
+                "schemaRegistryCompatibilityCheckers=" + CHECKERS,
+                "schemaCompatibilityStrategy=FULL",
+                "managedLedgerDefaultEnsembleSize=1",
+                "managedLedgerDefaultWriteQuorum=1",
+                "managedLedgerDefaultAckQuorum=1",
+                "managedLedgerCacheSizeMB=32",
+                "allowLoopback=true",
+                "") );
+        Files.writeString(dir.resolve("log4j2.properties"), String.join("\n",
+                "status = error",
+                "appender.file.type = File",
+                "appender.file.name = file",
+                "appender.file.fileName = " + dir.resolve("broker.log"),
+                "appender.file.layout.type = PatternLayout",
+                "appender.file.layout.pattern = %d{HH:mm:ss.SSS} %-5level %c - %msg%n",
+                "rootLogger.level = info",
+                "rootLogger.appenderRef.file.ref = file",
+                ""));
+        this.cleanup = new Thread(this::stopQuietly, "stop-standalone-broker");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+    }
+
+    /** Starts a broker with a fresh data directory, on the JVM that runs the tests. */
+    public static StandaloneBroker start() throws IOException, InterruptedException {
+        return start(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    }
+
+    /** Starts a broker with a fresh data directory on the given {@code java} executable. */
+    public static StandaloneBroker start(String java) throws IOException, InterruptedException {
+        StandaloneBroker broker = new StandaloneBroker(Files.createTempDirectory("protocompat-broker"), java);
+        try {
+            broker.launch();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            broker.close();
+            throw e;
+        }
+        return broker;
+    }
+
+    public String webUrl() {
+        return "http://127.0.0.1:" + webPort;
+    }
+
+    public String serviceUrl() {
+        return "pulsar://127.0.0.1:" + brokerPort;
+    }
+
+    /** Stops the broker JVM and starts it again on the same data and ports. */
+    public void restart() throws IOException, InterruptedException {
+        stop();
+        launch();
+    }
+
+    /** The broker's log so far (log4j2, INFO and up). */
+    public String log() {
+        try {
+            Path log = dir.resolve("broker.log");
+            return Files.exists(log) ? Files.readString(log) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void launch() throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(java,
+                "-Xms256m", "-Xmx1g", "-XX:MaxDirectMemorySize=512m",
+                "-Dlog4j2.configurationFile=" + dir.resolve("log4j2.properties"),
+                "-Dslf4j.provider=org.apache.logging.slf4j.SLF4JServiceProvider",
+                "-cp", System.getProperty("java.class.path"),
+                "org.apache.pulsar.PulsarStandaloneStarter",
+                "--config", dir.resolve("standalone.conf").toString(),
+                "--metadata-dir", dir.resolve("metadata").toString(),
+                "--bookkeeper-dir", dir.resolve("bookkeeper").toString(),
+                "--bookkeeper-port", String.valueOf(bookiePort),
+                "--no-functions-worker",
+                "--no-stream-storage"));
+        process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("stdout.log").toFile()))
+                .start();
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest ready = HttpRequest.newBuilder(URI.create(webUrl() + "/admin/v2/namespaces/public"))
+                .timeout(Duration.ofSeconds(5)).build();
+        long deadline = System.nanoTime() + STARTUP.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the broker exited with " + process.exitValue() + ":\n" + tail());
+            }
+            try {
+                HttpResponse<String> response = http.send(ready, HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 200 && response.body().contains("public/default")) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(500);
+        }
+        throw new IllegalStateException("the broker did not come up within " + STARTUP + ":\n" + tail());
+    }
+
+    private String tail() {
+        String out = log() + "\n--- stdout ---\n";
+        try {
+            Path stdout = dir.resolve("stdout.log");
+            out += Files.exists(stdout) ? Files.readString(stdout) : "";
+        } catch (IOException e) {
+            out += e;
+        }
+        return out.length() > 6000 ? out.substring(out.length() - 6000) : out;
+    }
+
+    private void stop() throws InterruptedException {
+        if (process == null) {
+            return;
+        }
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
+        process = null;
+    }
+
+    private void stopQuietly() {
+        try {
+            stop();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        deleteTree(dir);
+    }
+
+    @Override
+    public void close() {
+        stopQuietly();
+        try {
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running already
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // best effort: it is a temp directory
+        }
+    }
+
+    private static int[] freePorts(int count) throws IOException {
+        ServerSocket[] sockets = new ServerSocket[count];
+        int[] ports = new int[count];
+        try {
+            for (int i = 0; i < count; i++) {
+                sockets[i] = new ServerSocket(0);
+                ports[i] = sockets[i].getLocalPort();
+            }
+        } finally {
+            for (ServerSocket socket : sockets) {
+                if (socket != null) {
+                    socket.close();
+                }
+            }
+        }
+        return ports;
+    }
+}
