@@ -59,6 +59,23 @@ class BrokerSchemaEvolutionIT {
         }
     }
 
+    /** The broker runs on the JVM asked for (a newer JDK in the second run). */
+    @Test
+    void brokerRunsOnTheRequestedJava() throws Exception {
+        String version = broker.javaVersion();
+        System.out.println("Broker under test: Pulsar " + org.apache.pulsar.PulsarVersion.getVersion()
+                + " on Java " + version);
+        String requested = System.getProperty("protocompat.broker.java", "");
+        String expected = requested.isBlank() ? System.getProperty("java.version") : null;
+        if (expected != null) {
+            assertEquals(expected, version.replaceAll("\\+.*", "").replaceAll("-.*", ""),
+                    "the broker should run on the tests' JVM");
+        } else {
+            int major = Integer.parseInt(version.split("[.+-]")[0]);
+            assertTrue(major >= 21, "expected a Java 21+ broker, got " + version);
+        }
+    }
+
     private static String namespace(String name, String strategy) throws Exception {
         String namespace = "public/" + name.toLowerCase(Locale.ROOT).replace('_', '-');
         rest.createNamespace(namespace, strategy);

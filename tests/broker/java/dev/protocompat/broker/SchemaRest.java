@@ -66,6 +66,17 @@ public final class SchemaRest {
         return JSON.readTree(answer.body()).path("version").path("version").asLong(-1);
     }
 
+    /** The broker's error text: the {@code message} (or {@code reason}) of a JSON error body. */
+    public static String errorMessage(Answer answer) throws IOException {
+        try {
+            var tree = JSON.readTree(answer.body());
+            String message = tree.path("message").asText("");
+            return message.isEmpty() ? tree.path("reason").asText(answer.body()) : message;
+        } catch (IOException notJson) {
+            return answer.body();
+        }
+    }
+
     private Answer post(String path, String body) throws IOException, InterruptedException {
         return send("POST", path, body);
     }
@@ -74,6 +85,7 @@ public final class SchemaRest {
         HttpRequest request = HttpRequest.newBuilder(URI.create(webUrl + path))
                 .timeout(Duration.ofSeconds(60))
                 .header("Content-Type", "application/json")
+                .header("Accept", "application/json")
                 .method(method, HttpRequest.BodyPublishers.ofString(body))
                 .build();
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());

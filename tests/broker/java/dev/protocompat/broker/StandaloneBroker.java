@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -78,9 +80,13 @@ public final class StandaloneBroker implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(cleanup);
     }
 
-    /** Starts a broker with a fresh data directory, on the JVM that runs the tests. */
+    /**
+     * Starts a broker with a fresh data directory, on the {@code java} named by the system property
+     * {@code protocompat.broker.java} (a newer JDK, say), else on the JVM that runs the tests.
+     */
     public static StandaloneBroker start() throws IOException, InterruptedException {
-        return start(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        String java = System.getProperty("protocompat.broker.java", "");
+        return start(java.isBlank() ? Paths.get(System.getProperty("java.home"), "bin", "java").toString() : java);
     }
 
     /** Starts a broker with a fresh data directory on the given {@code java} executable. */
@@ -101,6 +107,16 @@ public final class StandaloneBroker implements AutoCloseable {
 
     public String serviceUrl() {
         return "pulsar://127.0.0.1:" + brokerPort;
+    }
+
+    /** The broker JVM's Java version, as its own metrics report it ({@code jvm_info}). */
+    public String javaVersion() throws IOException, InterruptedException {
+        HttpResponse<String> metrics = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create(webUrl() + "/metrics/")).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        Matcher m = Pattern.compile("jvm_info\\{[^}]*version=\"([^\"]+)\"")
+                .matcher(metrics.body());
+        return m.find() ? m.group(1) : "unknown";
     }
 
     /** Stops the broker JVM and starts it again on the same data and ports. */
