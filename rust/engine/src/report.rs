@@ -161,7 +161,7 @@ pub fn bounded_lines(first: &str, lines: impl Iterator<Item = String>, limit: us
 }
 
 /// `text` cut to at most `max_bytes` bytes on a character boundary, marked with `…` if cut.
-fn cut(text: &str, max_bytes: usize) -> String {
+pub fn cut(text: &str, max_bytes: usize) -> String {
     if text.len() <= max_bytes {
         return text.to_owned();
     }

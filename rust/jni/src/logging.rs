@@ -9,6 +9,7 @@ use jni::objects::{JClass, JValue};
 use jni::refs::Global;
 use jni::{jni_sig, jni_str, Env, JavaVM};
 use log::{Level, LevelFilter, Log, Metadata, Record};
+use protocompat::report::cut;
 
 /// Log messages are bounded like everything else we hand to the broker.
 const MESSAGE_LIMIT: usize = 4096;
@@ -53,14 +54,7 @@ impl Log for JavaLogger {
         let Some(class) = LOG_CLASS.get() else {
             return;
         };
-        let mut message = record.args().to_string();
-        if message.len() > MESSAGE_LIMIT {
-            let mut end = MESSAGE_LIMIT;
-            while !message.is_char_boundary(end) {
-                end -= 1;
-            }
-            message.truncate(end);
-        }
+        let message = cut(&record.args().to_string(), MESSAGE_LIMIT);
         let level = record.level() as i32;
         let target = record.target();
         let _ = catch_unwind(AssertUnwindSafe(|| {

@@ -11,7 +11,7 @@ use std::fmt;
 use jni::errors::ErrorPolicy;
 use jni::strings::JNIString;
 use jni::{jni_str, Env};
-use protocompat::report::TEXT_LIMIT;
+use protocompat::report::{cut, TEXT_LIMIT};
 use protocompat::CheckError;
 
 pub(crate) enum BridgeError {
@@ -63,21 +63,9 @@ fn throw(env: &mut Env<'_>, message: String) {
     if env.exception_check() {
         return;
     }
-    let message = bounded(message);
+    let message = cut(&message, TEXT_LIMIT);
     // throw_new reports the thrown exception as an Err; that is the point, not a failure.
     let _ = env.throw_new(EXCEPTION_CLASS, JNIString::from(message));
-}
-
-fn bounded(mut message: String) -> String {
-    if message.len() > TEXT_LIMIT {
-        let mut end = TEXT_LIMIT - 3;
-        while !message.is_char_boundary(end) {
-            end -= 1;
-        }
-        message.truncate(end);
-        message.push('…');
-    }
-    message
 }
 
 fn panic_message(payload: &(dyn Any + Send)) -> String {

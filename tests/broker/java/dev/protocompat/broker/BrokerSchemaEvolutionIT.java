@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.protocompat.broker.SchemaRest.Answer;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -189,7 +188,7 @@ class BrokerSchemaEvolutionIT {
         List<Integer> exits = new ArrayList<>();
         for (int v : new int[] {1, 3}) {
             Path file = dir.resolve("order-v" + v + ".json");
-            Files.write(file, cli("schema", "--upload", "--root", "shop.Order",
+            Files.write(file, Fixtures.cli("schema", "--upload", "--root", "shop.Order",
                     Fixtures.root().resolve("../../examples/shop/v" + v + "/order.proto").normalize().toString()));
             Process admin = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider",
@@ -235,16 +234,5 @@ class BrokerSchemaEvolutionIT {
         Answer next = rest.upload(topic, Shop.version(2));
         assertEquals(200, next.status(), next.toString());
         assertEquals(1, SchemaRest.version(next));
-    }
-
-    static byte[] cli(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(System.getProperty("protocompat.cli", "target/release/protocompat"));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        byte[] out = process.getInputStream().readAllBytes();
-        assertTrue(process.waitFor(1, TimeUnit.MINUTES));
-        assertEquals(0, process.exitValue(), String.join(" ", command));
-        return out;
     }
 }

@@ -53,18 +53,26 @@ public final class Fixtures {
     }
 
     private static byte[] runCli(Path file, String rootMessage) {
-        String cli = System.getProperty("protocompat.cli", "target/release/protocompat");
+        String json = new String(cli("schema", "--root", rootMessage, file.toString()), StandardCharsets.UTF_8);
+        return json.trim().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Runs the {@code protocompat} command built by this Maven run; fails unless it exits 0. */
+    public static byte[] cli(String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(System.getProperty("protocompat.cli", "target/release/protocompat"));
+        command.addAll(List.of(args));
         try {
-            Process process = new ProcessBuilder(cli, "schema", "--root", rootMessage, file.toString())
+            Process process = new ProcessBuilder(command)
                     .redirectError(ProcessBuilder.Redirect.INHERIT)
                     .start();
             byte[] out = process.getInputStream().readAllBytes();
             if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                throw new IllegalStateException("protocompat schema failed for " + file);
+                throw new IllegalStateException("failed: " + String.join(" ", command));
             }
-            return new String(out, StandardCharsets.UTF_8).trim().getBytes(StandardCharsets.UTF_8);
+            return out;
         } catch (IOException e) {
-            throw new IllegalStateException("cannot run " + cli + " (built by mvn generate-resources)", e);
+            throw new IllegalStateException("cannot run " + command.get(0) + " (built by mvn generate-resources)", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
