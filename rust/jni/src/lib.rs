@@ -6,15 +6,26 @@
 mod logging;
 mod policy;
 
-use jni::objects::{JByteArray, JClass, JObjectArray};
-use jni::sys::jint;
+use std::sync::OnceLock;
+
+use jni::elements::ReleaseMode;
+use jni::objects::{JByteArray, JClass, JLongArray, JObjectArray};
+use jni::sys::{jboolean, jint, jlong};
 use jni::{Env, EnvUnowned};
+use protocompat::{schema_key, Bounds, Checker, SchemaKey, Which};
 
 use policy::{BridgeError, ThrowCheckException};
 
 /// Returned when the schema is compatible. Anything else, including the 0 a failed call
 /// returns by default, means "not accepted": the Java side fails closed.
 const COMPATIBLE: jint = 1;
+
+/// One checker, with its caches, for the life of the library.
+static CHECKER: OnceLock<Checker> = OnceLock::new();
+
+fn checker() -> &'static Checker {
+    CHECKER.get_or_init(|| Checker::new(Bounds::DEFAULT))
+}
 
 /// `NativeChecker.checkCompatible(byte[][] from, byte[] to, int strategy)`.
 #[unsafe(no_mangle)]
@@ -30,10 +41,11 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
     unowned_env
         .with_env(|env| -> Result<jint, BridgeError> {
             logging::install(env);
-            let existing = read_history(env, &from)?;
-            let proposed = read_bytes(env, &to, "the new schema")?;
-            let existing: Vec<&[u8]> = existing.iter().map(Vec::as_slice).collect();
-            let report = protocompat::check_code(&existing, &proposed, strategy)?;
+            let existing = history_keys(env, &from)?;
+            let proposed = key_in_place(env, &to, "the new schema")?;
+            let report = checker().check_keyed(&existing, proposed, strategy, |which| {
+                read_schema(env, &from, &to, which)
+            })?;
             if report.compatible {
                 Ok(COMPATIBLE)
             } else {
@@ -43,32 +55,134 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
         .resolve::<ThrowCheckException>()
 }
 
-fn read_history(
+/// `NativeChecker.configure(long maxSchemas, long maxSchemaBytes, long maxVerdicts)`: sets the
+/// cache bounds; true if applied, false if a check already ran with the defaults.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_NativeChecker_configure<
+    'local,
+>(
+    mut unowned_env: EnvUnowned<'local>,
+    _class: JClass<'local>,
+    max_schemas: jlong,
+    max_schema_bytes: jlong,
+    max_verdicts: jlong,
+) -> jboolean {
+    unowned_env
+        .with_env(|_env| -> Result<jboolean, BridgeError> {
+            let size = |v: jlong| usize::try_from(v.max(0)).unwrap_or(usize::MAX);
+            let bounds = Bounds {
+                max_schemas: size(max_schemas),
+                max_schema_bytes: size(max_schema_bytes),
+                max_verdicts: size(max_verdicts),
+            };
+            Ok(CHECKER.set(Checker::new(bounds)).is_ok())
+        })
+        .resolve::<ThrowCheckException>()
+}
+
+/// `NativeChecker.clearCaches()`.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_NativeChecker_clearCaches<
+    'local,
+>(
+    mut unowned_env: EnvUnowned<'local>,
+    _class: JClass<'local>,
+) {
+    unowned_env
+        .with_env(|_env| -> Result<(), BridgeError> {
+            checker().clear();
+            Ok(())
+        })
+        .resolve::<ThrowCheckException>()
+}
+
+/// `NativeChecker.cacheStats()`: {schemas, schema bytes, verdicts, and the three bounds}.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_NativeChecker_cacheStats<
+    'local,
+>(
+    mut unowned_env: EnvUnowned<'local>,
+    _class: JClass<'local>,
+) -> JLongArray<'local> {
+    unowned_env
+        .with_env(|env| -> Result<JLongArray<'local>, BridgeError> {
+            let stats = checker().stats();
+            let bounds = checker().bounds();
+            let values = [
+                stats.schemas,
+                stats.schema_bytes,
+                stats.verdicts,
+                bounds.max_schemas,
+                bounds.max_schema_bytes,
+                bounds.max_verdicts,
+            ]
+            .map(|v| jlong::try_from(v).unwrap_or(jlong::MAX));
+            let array = env.new_long_array(values.len())?;
+            array.set_region(env, 0, &values)?;
+            Ok(array)
+        })
+        .resolve::<ThrowCheckException>()
+}
+
+fn history_keys(
     env: &mut Env<'_>,
     from: &JObjectArray<'_, JByteArray<'_>>,
-) -> Result<Vec<Vec<u8>>, BridgeError> {
+) -> Result<Vec<SchemaKey>, BridgeError> {
     if from.is_null() {
         return Err(BridgeError::Input(
             "the list of existing schemas is null".into(),
         ));
     }
     let count = from.len(env)?;
-    let mut history = Vec::with_capacity(count);
+    let mut keys = Vec::with_capacity(count);
     for index in 0..count {
         let element = from.get_element(env, index)?;
-        let bytes = read_bytes(env, &element, &format!("existing schema #{index}"));
+        let key = key_in_place(env, &element, &format!("existing schema #{index}"));
         // A history of thousands of versions must not fill the local reference table.
         env.delete_local_ref(element);
-        history.push(bytes?);
+        keys.push(key?);
     }
-    Ok(history)
+    Ok(keys)
 }
 
-fn read_bytes(env: &Env<'_>, array: &JByteArray<'_>, what: &str) -> Result<Vec<u8>, BridgeError> {
+/// Hashes a Java byte array where it lies, without copying it: a warm check never copies a
+/// schema it has seen before.
+fn key_in_place(
+    env: &Env<'_>,
+    array: &JByteArray<'_>,
+    what: &str,
+) -> Result<SchemaKey, BridgeError> {
     if array.is_null() {
         return Err(BridgeError::Input(format!(
             "{what} has no schema data (null)"
         )));
     }
-    Ok(env.convert_byte_array(array)?)
+    // SAFETY: the critical section only hashes the elements; no JNI call is made while it is
+    // held, and NoCopyBack leaves the array unchanged.
+    let elements = unsafe { array.get_elements_critical(env, ReleaseMode::NoCopyBack)? };
+    // SAFETY: i8 and u8 have the same size and alignment.
+    let bytes =
+        unsafe { std::slice::from_raw_parts(elements.as_ptr().cast::<u8>(), elements.len()) };
+    Ok(schema_key(bytes))
+}
+
+/// Copies one schema's bytes, for the engine's loader (cache misses only).
+fn read_schema(
+    env: &mut Env<'_>,
+    from: &JObjectArray<'_, JByteArray<'_>>,
+    to: &JByteArray<'_>,
+    which: Which,
+) -> Result<Vec<u8>, String> {
+    let read = |env: &mut Env<'_>| -> jni::errors::Result<Vec<u8>> {
+        match which {
+            Which::New => env.convert_byte_array(to),
+            Which::Existing(index) => {
+                let element = from.get_element(env, index)?;
+                let bytes = env.convert_byte_array(&element);
+                env.delete_local_ref(element);
+                bytes
+            }
+        }
+    };
+    read(env).map_err(|e| format!("could not read the schema data from Java ({e})"))
 }

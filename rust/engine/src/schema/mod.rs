@@ -17,7 +17,6 @@ const LISTED_NAMES: usize = 10;
 #[derive(Debug, Clone)]
 pub struct Schema {
     root: MessageDescriptor,
-    short_sha256: String,
 }
 
 impl Schema {
@@ -26,19 +25,11 @@ impl Schema {
         let parsed = SchemaData::parse(data)?;
         let pool = descriptor_set::build_pool(&parsed.descriptor_set, &parsed.root_file)?;
         let root = find_root(&pool, &parsed.root_message, &parsed.root_file)?;
-        Ok(Schema {
-            root,
-            short_sha256: short_sha256(data),
-        })
+        Ok(Schema { root })
     }
 
     pub fn root(&self) -> &MessageDescriptor {
         &self.root
-    }
-
-    /// The first 12 hex digits of the SHA-256 of the schema data, as reports name schemas.
-    pub fn short_sha256(&self) -> &str {
-        &self.short_sha256
     }
 }
 

@@ -21,4 +21,22 @@ public final class NativeChecker {
      */
     public static native int checkCompatible(byte[][] from, byte[] to, int strategy)
             throws ProtocompatException;
+
+    /**
+     * Sets the bounds of the native caches (decoded schemas, their total raw bytes, pairwise
+     * results; 0 turns a cache off). Applied only before the first check.
+     *
+     * @return whether the bounds were applied
+     */
+    static native boolean configure(long maxSchemas, long maxSchemaBytes, long maxVerdicts)
+            throws ProtocompatException;
+
+    /** Empties the native caches (benchmarks measure cold checks with it). */
+    public static native void clearCaches() throws ProtocompatException;
+
+    /**
+     * What the native caches hold: {schemas, their raw bytes, pairwise results}, then the
+     * three bounds in the same order.
+     */
+    public static native long[] cacheStats() throws ProtocompatException;
 }

@@ -24,6 +24,13 @@ public final class NativeLibrary {
     /** Where to extract the library (default: java.io.tmpdir), for hosts whose /tmp is noexec. */
     public static final String EXTRACT_DIR_PROPERTY = "protocompat.native.dir";
 
+    /** Decoded schemas kept in memory (default 10000; 0 turns the cache off). */
+    public static final String MAX_SCHEMAS_PROPERTY = "protocompat.cache.maxSchemas";
+    /** Their total raw schema-data bytes (default 64 MiB). */
+    public static final String MAX_SCHEMA_BYTES_PROPERTY = "protocompat.cache.maxSchemaBytes";
+    /** Pairwise canRead results kept (default 100000). */
+    public static final String MAX_VERDICTS_PROPERTY = "protocompat.cache.maxVerdicts";
+
     static final String LIBRARY_FILE = "libprotocompat_jni.so";
     private static final String SUPPORTED = "linux-x86_64";
 
@@ -41,6 +48,7 @@ public final class NativeLibrary {
                 if (!attempted) {
                     try {
                         load();
+                        configureCaches();
                     } catch (Throwable t) {
                         failure = t.getMessage();
                     }
@@ -101,6 +109,26 @@ public final class NativeLibrary {
             }
         } catch (IOException e) {
             throw new IllegalStateException(prefix() + "cannot read " + resource + " from the jar: " + e, e);
+        }
+    }
+
+    private static void configureCaches() throws ProtocompatException {
+        NativeChecker.configure(
+                longProperty(MAX_SCHEMAS_PROPERTY, 10_000),
+                longProperty(MAX_SCHEMA_BYTES_PROPERTY, 64L << 20),
+                longProperty(MAX_VERDICTS_PROPERTY, 100_000));
+    }
+
+    private static long longProperty(String name, long fallback) {
+        String value = System.getProperty(name);
+        if (value == null || value.isBlank()) {
+            return fallback;
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException(prefix() + "-D" + name + "=" + value
+                    + " is not a whole number; remove it for the default (" + fallback + ")", e);
         }
     }
 

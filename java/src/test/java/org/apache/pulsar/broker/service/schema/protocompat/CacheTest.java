@@ -1,0 +1,67 @@
+/*
+ * Licensed under the Apache License, Version 2.0.
+ */
+package org.apache.pulsar.broker.service.schema.protocompat;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The native caches as an operator configures them with system properties. */
+class CacheTest {
+
+    @Test
+    void defaultsCacheEverySchemaOnceAndWarmVerdictsMatchCold() throws Exception {
+        long[] stats = stats(ChildJvm.run(List.of(), CacheMain.class).output());
+        // 35 cases, two schemas each (some identical across cases), two directions, run twice.
+        assertTrue(stats[0] > 35 && stats[0] <= 70, java.util.Arrays.toString(stats));
+        assertArrayEquals(new long[] {10_000, 64L << 20, 100_000}, new long[] {stats[3], stats[4], stats[5]});
+    }
+
+    @Test
+    void boundsComeFromSystemProperties() throws Exception {
+        String out = ChildJvm.run(List.of("-Dprotocompat.cache.maxSchemas=3",
+                "-Dprotocompat.cache.maxVerdicts=5"), CacheMain.class).output();
+        long[] stats = stats(out);
+        assertTrue(stats[0] <= 3 && stats[2] <= 5, out);
+        assertEquals(3, stats[3]);
+        assertEquals(5, stats[5]);
+        // Rejections are the same as with the default caches: the cache never changes a verdict.
+        assertEquals(rejected(ChildJvm.run(List.of(), CacheMain.class).output()), rejected(out));
+    }
+
+    @Test
+    void anInvalidBoundIsNamed() throws Exception {
+        String out = ChildJvm.run(List.of("-Dprotocompat.cache.maxSchemas=lots"), CacheMain.class).output();
+        assertTrue(out.contains("-Dprotocompat.cache.maxSchemas=lots is not a whole number"), out);
+    }
+
+    @Test
+    void clearingEmptiesTheCaches() throws Exception {
+        NativeLibrary.ensureLoaded();
+        NativeChecker.clearCaches();
+        long[] stats = NativeChecker.cacheStats();
+        assertEquals(0, stats[0] + stats[1] + stats[2]);
+    }
+
+    private static long[] stats(String out) {
+        Matcher m = Pattern.compile("STATS \\[(\\d+), (\\d+), (\\d+), (\\d+), (\\d+), (\\d+)\\]").matcher(out);
+        assertTrue(m.find(), out);
+        long[] values = new long[6];
+        for (int i = 0; i < 6; i++) {
+            values[i] = Long.parseLong(m.group(i + 1));
+        }
+        return values;
+    }
+
+    private static int rejected(String out) {
+        Matcher m = Pattern.compile("rejected=(\\d+)").matcher(out);
+        assertTrue(m.find(), out);
+        return Integer.parseInt(m.group(1));
+    }
+}

@@ -1,0 +1,128 @@
+//! The caching checker: same verdicts as the uncached one, no reload when warm, bounds held.
+
+mod support;
+
+use std::cell::Cell;
+
+use protocompat::{check, schema_key, Bounds, CheckError, Checker, Strategy, Which};
+use support::schema_from_text;
+
+fn version(field: &str) -> Vec<u8> {
+    schema_from_text(
+        &format!("syntax = \"proto3\";\npackage shop;\nmessage Order {{ int64 id = 1; {field} }}\nmessage Money {{ int64 cents = 1; }}\n"),
+        "shop.Order",
+    )
+}
+
+/// Runs a check through `check_keyed`, counting how often the loader is asked for bytes.
+fn counted(
+    checker: &Checker,
+    existing: &[&[u8]],
+    proposed: &[u8],
+    strategy: Strategy,
+) -> (String, usize) {
+    let loads = Cell::new(0);
+    let keys: Vec<_> = existing.iter().map(|d| schema_key(d)).collect();
+    let result = checker.check_keyed(&keys, schema_key(proposed), strategy.code(), |which| {
+        loads.set(loads.get() + 1);
+        Ok(match which {
+            Which::New => proposed.to_vec(),
+            Which::Existing(i) => existing[i].to_vec(),
+        })
+    });
+    let text = match result {
+        Ok(report) => report.render_text(),
+        Err(e) => e.to_string(),
+    };
+    (text, loads.get())
+}
+
+#[test]
+fn warm_checks_load_nothing_and_answer_the_same() {
+    let history: Vec<Vec<u8>> = (0..20)
+        .map(|i| version(&format!("string f{i} = {};", i + 2)))
+        .collect();
+    let proposed = version("Money f0 = 2;");
+    let existing: Vec<&[u8]> = history.iter().map(Vec::as_slice).collect();
+    let checker = Checker::new(Bounds::DEFAULT);
+    let uncached = check(&existing, &proposed, Strategy::FullTransitive)
+        .unwrap()
+        .render_text();
+
+    let (cold, cold_loads) = counted(&checker, &existing, &proposed, Strategy::FullTransitive);
+    let (warm, warm_loads) = counted(&checker, &existing, &proposed, Strategy::FullTransitive);
+    assert_eq!(cold, uncached);
+    assert_eq!(warm, uncached);
+    assert_eq!(cold_loads, 21, "the new schema and each existing one, once");
+    // Findings need the SHA of v0, which the schema cache still holds.
+    assert_eq!(warm_loads, 0);
+    assert!(
+        uncached.contains("FIELD_KIND_CHANGED shop.Order.f0"),
+        "{uncached}"
+    );
+    let stats = checker.stats();
+    assert_eq!((stats.schemas, stats.verdicts), (21, 40));
+}
+
+#[test]
+fn bounds_are_held_whatever_the_traffic() {
+    let schemas: Vec<Vec<u8>> = (0..30)
+        .map(|i| version(&format!("string f{i} = 2;")))
+        .collect();
+    let biggest = schemas.iter().map(Vec::len).max().unwrap();
+    let bounds = Bounds {
+        max_schemas: 8,
+        max_schema_bytes: biggest * 5,
+        max_verdicts: 7,
+    };
+    let checker = Checker::new(bounds);
+    for pair in schemas.windows(2) {
+        checker
+            .check(&[pair[0].as_slice()], &pair[1], Strategy::Full.code())
+            .unwrap();
+        let stats = checker.stats();
+        assert!(
+            stats.schemas <= 5 && stats.schema_bytes <= bounds.max_schema_bytes,
+            "{stats:?}"
+        );
+        assert!(stats.verdicts <= 7, "{stats:?}");
+    }
+    checker.clear();
+    assert_eq!(checker.stats().schemas + checker.stats().verdicts, 0);
+}
+
+#[test]
+fn no_bounds_means_no_caching() {
+    let checker = Checker::new(Bounds::NONE);
+    let (a, b) = (version(""), version("string note = 2;"));
+    let (_, first) = counted(&checker, &[&a], &b, Strategy::Full);
+    let (_, second) = counted(&checker, &[&a], &b, Strategy::Full);
+    assert_eq!((first, second), (2, 2));
+    assert_eq!(checker.stats().schemas, 0);
+}
+
+#[test]
+fn bad_schemas_are_remembered_as_bad() {
+    let checker = Checker::new(Bounds::DEFAULT);
+    let good = version("");
+    let (first, loads) = counted(&checker, &[&good], b"not json", Strategy::Full);
+    let (second, reloads) = counted(&checker, &[&good], b"not json", Strategy::Full);
+    assert!(
+        first.starts_with("SCHEMA_RECONSTRUCTION_FAILED: new schema"),
+        "{first}"
+    );
+    assert_eq!(first, second);
+    assert_eq!((loads, reloads), (1, 0));
+}
+
+#[test]
+fn a_failing_loader_is_an_internal_error() {
+    let checker = Checker::new(Bounds::DEFAULT);
+    let result = checker.check_keyed(&[1], 2, Strategy::Full.code(), |_| {
+        Err("the array went away".into())
+    });
+    assert_eq!(
+        result.unwrap_err(),
+        CheckError::Internal("the array went away".into())
+    );
+}
