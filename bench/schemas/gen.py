@@ -2,8 +2,10 @@
 """Writes the benchmark schemas small.proto, medium.proto and large.proto (deterministic).
 
 Every message is reachable from `bench.Root`, the root message. Benchmarks make version i of a
-history by replacing the line `  // VERSION_FIELDS` of Root with `  string v<i> = <1000+i>;`:
-versions of one size are the same size, and every pair of them is compatible.
+history by replacing the line `// VERSION_OPTION` with `option java_outer_classname = "RootV<i>";`:
+versions of one size differ in their bytes, are the same size, and every pair of them is
+compatible for every checker compared (field additions or removals are not: Apicurio refuses a
+removal without `reserved`).
 Run it from this folder; the output is committed so benchmarks need no Python.
 """
 import random
@@ -13,7 +15,7 @@ SCALARS = ["int32", "int64", "uint32", "uint64", "sint64", "fixed32", "double", 
 
 def schema(messages, seed):
     rng = random.Random(seed)
-    out = ['syntax = "proto3";', "package bench;", ""]
+    out = ['syntax = "proto3";', "package bench;", "// VERSION_OPTION", ""]
     out.append("enum Status { STATUS_UNSPECIFIED = 0; ACTIVE = 1; SUSPENDED = 2; CLOSED = 3; }")
     out.append("")
     names = [f"M{i}" for i in range(messages - 1)]
@@ -22,7 +24,6 @@ def schema(messages, seed):
     out.append("  int64 id = 1;")
     for n, child in enumerate(root_children):
         out.append(f"  {child} part{n} = {n + 2};")
-    out.append("  // VERSION_FIELDS")
     out.append("}")
     out.append("")
     for i, name in enumerate(names):

@@ -10,13 +10,13 @@ use prost::Message;
 use protocompat::schema::SchemaData;
 use protocompat::{Bounds, Checker, Schema, Strategy};
 
-/// `bench/schemas/<size>.proto` as version `v` (Root gains `string v<v> = <1000+v>`), compiled
-/// without source info, as protoc-generated classes give it to Pulsar.
+/// `bench/schemas/<size>.proto` as version `v` (see bench/schemas/gen.py), compiled without
+/// source info, as protoc-generated classes give it to Pulsar.
 fn schema(size: &str, v: usize) -> Vec<u8> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/schemas");
     let text = std::fs::read_to_string(dir.join(format!("{size}.proto"))).unwrap();
-    let field = format!("  string v{v} = {};\n", 1000 + v);
-    let text = text.replace("  // VERSION_FIELDS\n", &field);
+    let option = format!("option java_outer_classname = \"RootV{v}\";");
+    let text = text.replace("// VERSION_OPTION", &option);
     let tmp = std::env::temp_dir().join(format!(
         "protocompat-bench-{}-{size}-{v}",
         std::process::id()
