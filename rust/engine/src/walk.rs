@@ -8,7 +8,7 @@ use std::collections::{HashSet, VecDeque};
 
 use prost_reflect::MessageDescriptor;
 
-use crate::rules::{same_message_type, Check, FieldPair, MessagePair, Rule, Violation, RULES};
+use crate::rules::{Check, FieldPair, MessagePair, Rule, TypeRef, Violation, RULES};
 
 /// A rule's finding with the path of the pair it was found in.
 pub(crate) struct Found {
@@ -65,10 +65,7 @@ pub(crate) fn can_read(writer: &MessageDescriptor, reader: &MessageDescriptor) -
             let Some(reader_field) = reader.get_field(writer_field.number()) else {
                 continue;
             };
-            let fields = FieldPair {
-                writer: &writer_field,
-                reader: &reader_field,
-            };
+            let fields = FieldPair::new(&writer_field, &reader_field);
             for &rule in &rules {
                 if let Check::Fields(check) = rule.check {
                     if let Some(violation) = check(&fields) {
@@ -80,15 +77,10 @@ pub(crate) fn can_read(writer: &MessageDescriptor, reader: &MessageDescriptor) -
                     }
                 }
             }
-            if same_message_type(&writer_field, &reader_field) {
-                if let (Some(w), Some(r)) = (
-                    writer_field.kind().as_message().cloned(),
-                    reader_field.kind().as_message().cloned(),
-                ) {
-                    if compared.insert(w.full_name().to_owned()) {
-                        let child_path = format!("{path}.{}", reader_field.name());
-                        queue.push_back((w, r, child_path));
-                    }
+            if let Some((w, r)) = TypeRef::same_message(&fields.writer_type, &fields.reader_type) {
+                if compared.insert(w.full_name().to_owned()) {
+                    let child_path = format!("{path}.{}", reader_field.name());
+                    queue.push_back((w.clone(), r.clone(), child_path));
                 }
             }
         }

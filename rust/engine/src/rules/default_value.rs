@@ -14,8 +14,8 @@ pub(crate) fn default_value_changed(pair: &FieldPair) -> Option<Violation> {
     if !singular(pair.writer) || !singular(pair.reader) {
         return None;
     }
-    let comparable = match (TypeRef::of(pair.writer), TypeRef::of(pair.reader)) {
-        (TypeRef::Enum(w), TypeRef::Enum(r)) => w == r,
+    let comparable = match (&pair.writer_type, &pair.reader_type) {
+        (TypeRef::Enum(_), TypeRef::Enum(_)) => pair.writer_type == pair.reader_type,
         (TypeRef::Scalar(_), TypeRef::Scalar(_)) => true,
         _ => false,
     };

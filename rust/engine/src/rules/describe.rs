@@ -1,23 +1,25 @@
 //! How fields and types are named in findings, and what "the same type" means.
 
-use prost_reflect::{Cardinality, FieldDescriptor, Kind, Syntax};
+use prost_reflect::{
+    Cardinality, EnumDescriptor, FieldDescriptor, Kind, MessageDescriptor, Syntax,
+};
 
-/// A field's type as the rules see it: a scalar by its proto name, or a named enum,
-/// message or group.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A field's type as the rules see it: a scalar by its proto name, or a named enum, message
+/// or group. Holds descriptors (reference-counted), so building one allocates nothing.
+#[derive(Debug, Clone)]
 pub(crate) enum TypeRef {
     Scalar(&'static str),
-    Enum(String),
-    Message(String),
-    Group(String),
+    Enum(EnumDescriptor),
+    Message(MessageDescriptor),
+    Group(MessageDescriptor),
 }
 
 impl TypeRef {
     pub(crate) fn of(field: &FieldDescriptor) -> TypeRef {
         match field.kind() {
-            Kind::Message(m) if field.is_group() => TypeRef::Group(m.full_name().to_owned()),
-            Kind::Message(m) => TypeRef::Message(m.full_name().to_owned()),
-            Kind::Enum(e) => TypeRef::Enum(e.full_name().to_owned()),
+            Kind::Message(m) if field.is_group() => TypeRef::Group(m),
+            Kind::Message(m) => TypeRef::Message(m),
+            Kind::Enum(e) => TypeRef::Enum(e),
             Kind::Double => TypeRef::Scalar("double"),
             Kind::Float => TypeRef::Scalar("float"),
             Kind::Int32 => TypeRef::Scalar("int32"),
@@ -39,15 +41,46 @@ impl TypeRef {
     pub(crate) fn is_scalar(&self) -> bool {
         matches!(self, TypeRef::Scalar(_))
     }
+
+    /// The message type to walk into when both sides are messages (or both groups) of the
+    /// same full name; any other change of a message field is FIELD_KIND_CHANGED and the walk
+    /// stops there.
+    pub(crate) fn same_message<'a>(
+        writer: &'a TypeRef,
+        reader: &'a TypeRef,
+    ) -> Option<(&'a MessageDescriptor, &'a MessageDescriptor)> {
+        match (writer, reader) {
+            (TypeRef::Message(w), TypeRef::Message(r)) | (TypeRef::Group(w), TypeRef::Group(r))
+                if w.full_name() == r.full_name() =>
+            {
+                Some((w, r))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Same kind and same scalar or full type name.
+impl PartialEq for TypeRef {
+    fn eq(&self, other: &TypeRef) -> bool {
+        match (self, other) {
+            (TypeRef::Scalar(a), TypeRef::Scalar(b)) => a == b,
+            (TypeRef::Enum(a), TypeRef::Enum(b)) => a.full_name() == b.full_name(),
+            (TypeRef::Message(a), TypeRef::Message(b)) | (TypeRef::Group(a), TypeRef::Group(b)) => {
+                a.full_name() == b.full_name()
+            }
+            _ => false,
+        }
+    }
 }
 
 impl std::fmt::Display for TypeRef {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             TypeRef::Scalar(name) => f.write_str(name),
-            TypeRef::Enum(name) => write!(f, "enum {name}"),
-            TypeRef::Message(name) => write!(f, "message {name}"),
-            TypeRef::Group(name) => write!(f, "group {name}"),
+            TypeRef::Enum(e) => write!(f, "enum {}", e.full_name()),
+            TypeRef::Message(m) => write!(f, "message {}", m.full_name()),
+            TypeRef::Group(m) => write!(f, "group {}", m.full_name()),
         }
     }
 }
@@ -82,16 +115,4 @@ pub(crate) fn declaration(field: &FieldDescriptor) -> String {
         field.name(),
         field.number()
     )
-}
-
-/// Whether the walk continues from this field pair into a pair of message types: both sides
-/// are messages (or both groups) of the same full name. Any other change of a message field
-/// is FIELD_KIND_CHANGED and stops there.
-pub(crate) fn same_message_type(writer: &FieldDescriptor, reader: &FieldDescriptor) -> bool {
-    match (TypeRef::of(writer), TypeRef::of(reader)) {
-        (TypeRef::Message(w), TypeRef::Message(r)) | (TypeRef::Group(w), TypeRef::Group(r)) => {
-            w == r
-        }
-        _ => false,
-    }
 }

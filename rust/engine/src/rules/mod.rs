@@ -88,10 +88,24 @@ pub(crate) struct MessagePair<'a> {
     pub reader: &'a MessageDescriptor,
 }
 
-/// Two fields with the same number in a compared message pair.
+/// Two fields with the same number in a compared message pair, with their types worked out
+/// once for all the rules.
 pub(crate) struct FieldPair<'a> {
     pub writer: &'a FieldDescriptor,
     pub reader: &'a FieldDescriptor,
+    pub writer_type: TypeRef,
+    pub reader_type: TypeRef,
+}
+
+impl<'a> FieldPair<'a> {
+    pub(crate) fn new(writer: &'a FieldDescriptor, reader: &'a FieldDescriptor) -> FieldPair<'a> {
+        FieldPair {
+            writer,
+            reader,
+            writer_type: TypeRef::of(writer),
+            reader_type: TypeRef::of(reader),
+        }
+    }
 }
 
 /// What a rule found, relative to the compared message pair.
@@ -217,4 +231,4 @@ pub static RULES: &[Rule] = &[
     },
 ];
 
-pub(crate) use describe::same_message_type;
+pub(crate) use describe::TypeRef;

@@ -2,7 +2,6 @@
 
 use prost_reflect::{Cardinality, FieldDescriptor};
 
-use super::describe::TypeRef;
 use super::{FieldPair, Violation};
 
 pub(crate) fn packed_to_expanded(pair: &FieldPair) -> Option<Violation> {
@@ -16,8 +15,8 @@ pub(crate) fn packed_to_expanded(pair: &FieldPair) -> Option<Violation> {
     .then(|| {
         Violation::on_fields(
             pair,
-            format!("repeated {} (packed)", TypeRef::of(pair.writer)),
-            format!("repeated {} (expanded)", TypeRef::of(pair.reader)),
+            format!("repeated {} (packed)", pair.writer_type),
+            format!("repeated {} (expanded)", pair.reader_type),
         )
     })
 }

@@ -4,9 +4,9 @@ use super::describe::TypeRef;
 use super::{FieldPair, Violation};
 
 pub(crate) fn scalar_type_changed(pair: &FieldPair) -> Option<Violation> {
-    match (TypeRef::of(pair.writer), TypeRef::of(pair.reader)) {
+    match (&pair.writer_type, &pair.reader_type) {
         (TypeRef::Scalar(writer), TypeRef::Scalar(reader)) if writer != reader => Some(
-            Violation::on_fields(pair, writer.to_owned(), reader.to_owned()),
+            Violation::on_fields(pair, (*writer).to_owned(), (*reader).to_owned()),
         ),
         _ => None,
     }

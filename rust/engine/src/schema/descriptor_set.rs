@@ -21,31 +21,42 @@ pub(crate) fn build_pool(bytes: &[u8], root_file: &str) -> Result<DescriptorPool
             describe_decode_error(&e)
         ))
     })?;
-    let files = index_by_name(set.file)?;
-    let closure = import_closure(&files, root_file)?;
-    for file in &closure {
-        check_syntax(file)?;
+    let mut files = index_by_name(set.file)?;
+    let closure: Vec<String> = import_closure(&files, root_file)?
+        .into_iter()
+        .map(|file| file.name().to_owned())
+        .collect();
+    let mut ordered = Vec::with_capacity(closure.len());
+    for name in &closure {
+        // Moved, not cloned: the files are the bulk of the decoding work's memory.
+        if let Some(file) = files.remove(name) {
+            check_syntax(&file)?;
+            ordered.push(file);
+        }
     }
     let mut pool = DescriptorPool::new();
-    pool.add_file_descriptor_protos(closure.into_iter().cloned())
-        .map_err(|e| {
-            let place = e
-                .file()
-                .and_then(|name| files.get(name))
-                .map(|file| {
-                    let element = e.path().and_then(|path| element_name(file, path));
-                    match element {
-                        Some(element) => format!(" (file `{}`, at {element})", file.name()),
-                        None => format!(" (file `{}`)", file.name()),
-                    }
-                })
-                .unwrap_or_default();
-            DecodeError::invalid(format!(
-                "the descriptor set does not build: {}{}",
-                truncate(&e.to_string(), 300),
-                truncate(&place, 300)
-            ))
-        })?;
+    pool.add_file_descriptor_protos(ordered).map_err(|e| {
+        // Rare: decode the set again to name the element the error points at.
+        let files = FileDescriptorSet::decode(bytes)
+            .map(|set| set.file)
+            .unwrap_or_default();
+        let place = e
+            .file()
+            .and_then(|name| files.iter().find(|f| f.name() == name))
+            .map(|file| {
+                let element = e.path().and_then(|path| element_name(file, path));
+                match element {
+                    Some(element) => format!(" (file `{}`, at {element})", file.name()),
+                    None => format!(" (file `{}`)", file.name()),
+                }
+            })
+            .unwrap_or_default();
+        DecodeError::invalid(format!(
+            "the descriptor set does not build: {}{}",
+            truncate(&e.to_string(), 300),
+            truncate(&place, 300)
+        ))
+    })?;
     Ok(pool)
 }
 
