@@ -11,6 +11,10 @@ use protocompat::{CheckError, SchemaRole, Strategy};
 
 use input::InputOptions;
 
+/// The same allocator as the broker plugin's library, so the CLI's timings match it.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Exit status for bad input or usage, as for clap's own usage errors.
 const EXIT_BAD_INPUT: u8 = 2;
 

@@ -37,6 +37,10 @@ fn schema(size: &str, v: usize) -> Vec<u8> {
     .into_bytes()
 }
 
+/// The allocator the shipped library and CLI use.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn benches(c: &mut Criterion) {
     let full = Strategy::Full.code();
     for size in ["small", "medium", "large"] {
