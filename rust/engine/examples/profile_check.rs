@@ -7,6 +7,9 @@ use prost::Message;
 use protocompat::schema::SchemaData;
 use protocompat::{Bounds, Checker, Strategy};
 
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let rounds: usize = std::env::args()
         .nth(1)

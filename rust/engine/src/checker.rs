@@ -37,24 +37,30 @@ pub enum Which {
 /// Cache bounds. Zero in any of them turns that cache off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bounds {
-    /// Decoded schemas kept.
+    /// Schemas whose validity, SHA-256 and root name are remembered (a few hundred bytes
+    /// each): enough for a warm check, which needs no decoded schema when its results are
+    /// cached.
     pub max_schemas: usize,
-    /// Total raw schema-data bytes of the decoded schemas kept (decoded, a schema takes a
-    /// few times its raw size: BENCHMARKS.md has the measured figure).
-    pub max_schema_bytes: usize,
+    /// Estimated memory of the decoded schemas kept, counted as [`DECODED_SIZE_FACTOR`] times
+    /// their raw schema data.
+    pub max_decoded_bytes: usize,
     /// Pairwise `canRead` results kept.
     pub max_verdicts: usize,
 }
 
+/// A decoded schema takes about this many times the size of its schema data in memory
+/// (measured 36x to 39x for the benchmark schemas: BENCHMARKS.md).
+pub const DECODED_SIZE_FACTOR: usize = 40;
+
 impl Bounds {
     pub const DEFAULT: Bounds = Bounds {
-        max_schemas: 10_000,
-        max_schema_bytes: 64 << 20,
+        max_schemas: 50_000,
+        max_decoded_bytes: 256 << 20,
         max_verdicts: 100_000,
     };
     pub const NONE: Bounds = Bounds {
         max_schemas: 0,
-        max_schema_bytes: 0,
+        max_decoded_bytes: 0,
         max_verdicts: 0,
     };
 }
@@ -63,40 +69,55 @@ impl Bounds {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CacheStats {
     pub schemas: usize,
-    pub schema_bytes: usize,
+    pub decoded: usize,
+    pub decoded_bytes: usize,
     pub verdicts: usize,
 }
 
-struct Decoded {
+/// What a check needs to know of a schema when no rule has to run.
+struct Summary {
     sha256: String,
-    schema: Result<Schema, DecodeError>,
+    /// The root message's full name, or why the schema is unusable.
+    root: Result<String, DecodeError>,
 }
 
-struct SchemaCache {
-    entries: LruCache<SchemaKey, (Arc<Decoded>, usize)>,
+struct DecodedCache {
+    entries: LruCache<SchemaKey, (Arc<Schema>, usize)>,
     bytes: usize,
 }
 
 type Verdict = Arc<Vec<Found>>;
 
+/// What one check has fetched of one schema, so that it decodes each schema once at most,
+/// whatever the caches keep.
+#[derive(Default)]
+struct Fetched {
+    summary: Option<Arc<Summary>>,
+    schema: Option<Arc<Schema>>,
+}
+
 /// A checker with its caches; share one across threads.
 pub struct Checker {
     bounds: Bounds,
-    schemas: Mutex<SchemaCache>,
+    summaries: Mutex<LruCache<SchemaKey, Arc<Summary>>>,
+    decoded: Mutex<DecodedCache>,
     verdicts: Mutex<LruCache<(SchemaKey, SchemaKey), Verdict>>,
+}
+
+fn capacity(n: usize) -> NonZeroUsize {
+    NonZeroUsize::new(n).unwrap_or(NonZeroUsize::MIN)
 }
 
 impl Checker {
     pub fn new(bounds: Bounds) -> Checker {
         Checker {
             bounds,
-            schemas: Mutex::new(SchemaCache {
+            summaries: Mutex::new(LruCache::new(capacity(bounds.max_schemas))),
+            decoded: Mutex::new(DecodedCache {
                 entries: LruCache::unbounded(),
                 bytes: 0,
             }),
-            verdicts: Mutex::new(LruCache::new(
-                NonZeroUsize::new(bounds.max_verdicts).unwrap_or(NonZeroUsize::MIN),
-            )),
+            verdicts: Mutex::new(LruCache::new(capacity(bounds.max_verdicts))),
         }
     }
 
@@ -105,17 +126,19 @@ impl Checker {
     }
 
     pub fn clear(&self) {
-        let mut schemas = lock(&self.schemas);
-        schemas.entries.clear();
-        schemas.bytes = 0;
+        lock(&self.summaries).clear();
+        let mut decoded = lock(&self.decoded);
+        decoded.entries.clear();
+        decoded.bytes = 0;
         lock(&self.verdicts).clear();
     }
 
     pub fn stats(&self) -> CacheStats {
-        let schemas = lock(&self.schemas);
+        let decoded = lock(&self.decoded);
         CacheStats {
-            schemas: schemas.entries.len(),
-            schema_bytes: schemas.bytes,
+            schemas: lock(&self.summaries).len(),
+            decoded: decoded.entries.len(),
+            decoded_bytes: decoded.bytes,
             verdicts: lock(&self.verdicts).len(),
         }
     }
@@ -161,13 +184,14 @@ impl Checker {
             || format!("strategy code {strategy_code}"),
             |s| s.name().to_owned(),
         );
-        let new_entry = self.decoded(proposed, Which::New, &mut load)?;
-        let new_schema = usable(&new_entry, Which::New)?;
+        let mut new = Fetched::default();
+        let new_summary = self.summary(&mut new, proposed, Which::New, &mut load)?;
+        let new_root = usable(&new_summary, Which::New)?;
         let report = |findings| {
             Report::new(
                 strategy_name.clone(),
                 existing.len(),
-                new_entry.sha256.clone(),
+                new_summary.sha256.clone(),
                 findings,
             )
         };
@@ -177,7 +201,7 @@ impl Checker {
             strategy: strategy_name.clone(),
             direction: None,
             existing: None,
-            path: new_schema.root().full_name().to_owned(),
+            path: new_root.to_owned(),
             field_number: None,
             writer: String::new(),
             reader: detail.to_owned(),
@@ -204,7 +228,7 @@ impl Checker {
                 break;
             }
             let which = Which::Existing(index);
-            let mut old_entry: Option<Arc<Decoded>> = None;
+            let mut old = Fetched::default();
             for &direction in strategy.directions() {
                 let (writer, reader) = match direction {
                     Direction::ExistingWritesNewReads => (key, proposed),
@@ -213,11 +237,11 @@ impl Checker {
                 let verdict = match self.cached_verdict(writer, reader) {
                     Some(verdict) => verdict,
                     None => {
-                        let old = self.entry(&mut old_entry, key, which, &mut load)?;
-                        let old = usable(&old, which)?;
+                        let new_schema = self.schema(&mut new, proposed, Which::New, &mut load)?;
+                        let old_schema = self.schema(&mut old, key, which, &mut load)?;
                         let (w, r) = match direction {
-                            Direction::ExistingWritesNewReads => (old, new_schema),
-                            Direction::NewWritesExistingReads => (new_schema, old),
+                            Direction::ExistingWritesNewReads => (old_schema, new_schema),
+                            Direction::NewWritesExistingReads => (new_schema, old_schema),
                         };
                         let verdict = Arc::new(walk::can_read(w.root(), r.root()));
                         self.store_verdict(writer, reader, verdict.clone());
@@ -228,7 +252,7 @@ impl Checker {
                     continue;
                 }
                 let sha256 = self
-                    .entry(&mut old_entry, key, which, &mut load)?
+                    .summary(&mut old, key, which, &mut load)?
                     .sha256
                     .clone();
                 findings.extend(verdict.iter().map(|found| Finding {
@@ -257,52 +281,98 @@ impl Checker {
         Ok(report)
     }
 
-    /// The decoded entry for `key`, fetched at most once per check.
-    fn entry(
+    fn summary(
         &self,
-        slot: &mut Option<Arc<Decoded>>,
+        fetched: &mut Fetched,
         key: SchemaKey,
         which: Which,
         load: &mut impl FnMut(Which) -> Result<Vec<u8>, String>,
-    ) -> Result<Arc<Decoded>, CheckError> {
-        if let Some(entry) = slot {
-            return Ok(entry.clone());
+    ) -> Result<Arc<Summary>, CheckError> {
+        if fetched.summary.is_none() {
+            fetched.summary = lock(&self.summaries).get(&key).cloned();
         }
-        let entry = self.decoded(key, which, load)?;
-        *slot = Some(entry.clone());
-        Ok(entry)
+        if fetched.summary.is_none() {
+            self.decode(fetched, key, which, load)?;
+        }
+        fetched
+            .summary
+            .clone()
+            .ok_or_else(|| CheckError::Internal("a schema decoded without a summary".into()))
     }
 
-    fn decoded(
+    fn schema(
         &self,
+        fetched: &mut Fetched,
         key: SchemaKey,
         which: Which,
         load: &mut impl FnMut(Which) -> Result<Vec<u8>, String>,
-    ) -> Result<Arc<Decoded>, CheckError> {
-        if let Some((entry, _)) = lock(&self.schemas).entries.get(&key) {
-            return Ok(entry.clone());
+    ) -> Result<Arc<Schema>, CheckError> {
+        if fetched.schema.is_none() {
+            fetched.schema = lock(&self.decoded)
+                .entries
+                .get(&key)
+                .map(|(s, _)| s.clone());
         }
+        if fetched.schema.is_none() {
+            self.decode(fetched, key, which, load)?;
+        }
+        match &fetched.schema {
+            Some(schema) => Ok(schema.clone()),
+            None => {
+                let summary = self.summary(fetched, key, which, load)?;
+                Err(usable(&summary, which).err().unwrap_or_else(|| {
+                    CheckError::Internal("a usable schema did not decode".into())
+                }))
+            }
+        }
+    }
+
+    /// Decodes (outside any lock: other checks go on meanwhile) and remembers the result.
+    fn decode(
+        &self,
+        fetched: &mut Fetched,
+        key: SchemaKey,
+        which: Which,
+        load: &mut impl FnMut(Which) -> Result<Vec<u8>, String>,
+    ) -> Result<(), CheckError> {
         let data = load(which).map_err(CheckError::Internal)?;
-        // Decoding happens outside the lock: other checks go on meanwhile.
-        let entry = Arc::new(Decoded {
+        let decoded = Schema::decode(&data);
+        let summary = Arc::new(Summary {
             sha256: short_sha256(&data),
-            schema: Schema::decode(&data),
+            root: decoded
+                .as_ref()
+                .map(|s| s.root().full_name().to_owned())
+                .map_err(Clone::clone),
         });
-        self.store_schema(key, entry.clone(), data.len());
-        Ok(entry)
+        if self.bounds.max_schemas > 0 {
+            lock(&self.summaries).put(key, summary.clone());
+        }
+        let schema = decoded.ok().map(Arc::new);
+        if let Some(schema) = &schema {
+            self.store_decoded(
+                key,
+                schema.clone(),
+                data.len().saturating_mul(DECODED_SIZE_FACTOR),
+            );
+        }
+        *fetched = Fetched {
+            summary: Some(summary),
+            schema,
+        };
+        Ok(())
     }
 
-    fn store_schema(&self, key: SchemaKey, entry: Arc<Decoded>, weight: usize) {
-        let bounds = self.bounds;
-        if bounds.max_schemas == 0 || weight > bounds.max_schema_bytes {
+    fn store_decoded(&self, key: SchemaKey, schema: Arc<Schema>, weight: usize) {
+        let limit = self.bounds.max_decoded_bytes;
+        if weight > limit {
             return;
         }
-        let mut cache = lock(&self.schemas);
-        if let Some((_, old_weight)) = cache.entries.put(key, (entry, weight)) {
+        let mut cache = lock(&self.decoded);
+        if let Some((_, old_weight)) = cache.entries.put(key, (schema, weight)) {
             cache.bytes -= old_weight;
         }
         cache.bytes += weight;
-        while cache.entries.len() > bounds.max_schemas || cache.bytes > bounds.max_schema_bytes {
+        while cache.bytes > limit {
             match cache.entries.pop_lru() {
                 Some((_, (_, evicted))) => cache.bytes -= evicted,
                 None => break,
@@ -325,15 +395,15 @@ impl Checker {
     }
 }
 
-fn usable(entry: &Decoded, which: Which) -> Result<&Schema, CheckError> {
-    entry.schema.as_ref().map_err(|e| {
+fn usable(summary: &Summary, which: Which) -> Result<&str, CheckError> {
+    summary.root.as_deref().map_err(|e| {
         let schema = match which {
             Which::New => SchemaRole::New {
-                sha256: entry.sha256.clone(),
+                sha256: summary.sha256.clone(),
             },
             Which::Existing(index) => SchemaRole::Existing {
                 index,
-                sha256: entry.sha256.clone(),
+                sha256: summary.sha256.clone(),
             },
         };
         CheckError::Schema(SchemaError {

@@ -23,7 +23,7 @@ mod walk;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-pub use checker::{schema_key, Bounds, CacheStats, Checker, SchemaKey, Which};
+pub use checker::{schema_key, Bounds, CacheStats, Checker, SchemaKey, Which, DECODED_SIZE_FACTOR};
 pub use error::{CheckError, DecodeError, ErrorRule, SchemaError, SchemaRole};
 pub use report::{ExistingRef, Finding, Report};
 pub use rules::{RuleId, Severity};

@@ -61,7 +61,27 @@ fn warm_checks_load_nothing_and_answer_the_same() {
         "{uncached}"
     );
     let stats = checker.stats();
-    assert_eq!((stats.schemas, stats.verdicts), (21, 40));
+    assert_eq!((stats.schemas, stats.decoded, stats.verdicts), (21, 21, 40));
+}
+
+/// Remembered summaries and results are enough: a warm check decodes nothing, even when no
+/// decoded schema may be kept.
+#[test]
+fn warm_checks_need_no_decoded_schema() {
+    let checker = Checker::new(Bounds {
+        max_decoded_bytes: 0,
+        ..Bounds::DEFAULT
+    });
+    let history: Vec<Vec<u8>> = (0..5)
+        .map(|i| version(&format!("string f{i} = {};", i + 2)))
+        .collect();
+    let existing: Vec<&[u8]> = history.iter().map(Vec::as_slice).collect();
+    let proposed = version("Money f0 = 2;");
+    let (cold, cold_loads) = counted(&checker, &existing, &proposed, Strategy::FullTransitive);
+    let (warm, warm_loads) = counted(&checker, &existing, &proposed, Strategy::FullTransitive);
+    assert_eq!(cold, warm);
+    assert_eq!((cold_loads, warm_loads), (6, 0));
+    assert_eq!(checker.stats().decoded, 0);
 }
 
 #[test]
@@ -72,7 +92,7 @@ fn bounds_are_held_whatever_the_traffic() {
     let biggest = schemas.iter().map(Vec::len).max().unwrap();
     let bounds = Bounds {
         max_schemas: 8,
-        max_schema_bytes: biggest * 5,
+        max_decoded_bytes: biggest * protocompat::DECODED_SIZE_FACTOR * 5,
         max_verdicts: 7,
     };
     let checker = Checker::new(bounds);
@@ -81,14 +101,16 @@ fn bounds_are_held_whatever_the_traffic() {
             .check(&[pair[0].as_slice()], &pair[1], Strategy::Full.code())
             .unwrap();
         let stats = checker.stats();
-        assert!(
-            stats.schemas <= 5 && stats.schema_bytes <= bounds.max_schema_bytes,
-            "{stats:?}"
-        );
+        assert!(stats.schemas <= 8 && stats.decoded <= 5, "{stats:?}");
+        assert!(stats.decoded_bytes <= bounds.max_decoded_bytes, "{stats:?}");
         assert!(stats.verdicts <= 7, "{stats:?}");
     }
     checker.clear();
-    assert_eq!(checker.stats().schemas + checker.stats().verdicts, 0);
+    let stats = checker.stats();
+    assert_eq!(
+        stats.schemas + stats.decoded + stats.decoded_bytes + stats.verdicts,
+        0
+    );
 }
 
 #[test]

@@ -60,7 +60,7 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
         .resolve::<ThrowCheckException>()
 }
 
-/// `NativeChecker.configure(long maxSchemas, long maxSchemaBytes, long maxVerdicts)`: sets the
+/// `NativeChecker.configure(long maxSchemas, long maxDecodedBytes, long maxVerdicts)`: sets the
 /// cache bounds; true if applied, false if a check already ran with the defaults.
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_NativeChecker_configure<
@@ -69,7 +69,7 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
     mut unowned_env: EnvUnowned<'local>,
     _class: JClass<'local>,
     max_schemas: jlong,
-    max_schema_bytes: jlong,
+    max_decoded_bytes: jlong,
     max_verdicts: jlong,
 ) -> jboolean {
     unowned_env
@@ -77,7 +77,7 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
             let size = |v: jlong| usize::try_from(v.max(0)).unwrap_or(usize::MAX);
             let bounds = Bounds {
                 max_schemas: size(max_schemas),
-                max_schema_bytes: size(max_schema_bytes),
+                max_decoded_bytes: size(max_decoded_bytes),
                 max_verdicts: size(max_verdicts),
             };
             Ok(CHECKER.set(Checker::new(bounds)).is_ok())
@@ -101,7 +101,8 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
         .resolve::<ThrowCheckException>()
 }
 
-/// `NativeChecker.cacheStats()`: {schemas, schema bytes, verdicts, and the three bounds}.
+/// `NativeChecker.cacheStats()`: {schemas, decoded schemas, their estimated bytes, verdicts,
+/// then the three bounds}.
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_NativeChecker_cacheStats<
     'local,
@@ -115,10 +116,11 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
             let bounds = checker().bounds();
             let values = [
                 stats.schemas,
-                stats.schema_bytes,
+                stats.decoded,
+                stats.decoded_bytes,
                 stats.verdicts,
                 bounds.max_schemas,
-                bounds.max_schema_bytes,
+                bounds.max_decoded_bytes,
                 bounds.max_verdicts,
             ]
             .map(|v| jlong::try_from(v).unwrap_or(jlong::MAX));

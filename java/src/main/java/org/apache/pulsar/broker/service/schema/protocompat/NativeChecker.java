@@ -23,20 +23,20 @@ public final class NativeChecker {
             throws ProtocompatException;
 
     /**
-     * Sets the bounds of the native caches (decoded schemas, their total raw bytes, pairwise
-     * results; 0 turns a cache off). Applied only before the first check.
+     * Sets the bounds of the native caches (schemas remembered, estimated bytes of decoded
+     * schemas, pairwise results; 0 turns a cache off). Applied only before the first check.
      *
      * @return whether the bounds were applied
      */
-    static native boolean configure(long maxSchemas, long maxSchemaBytes, long maxVerdicts)
+    static native boolean configure(long maxSchemas, long maxDecodedBytes, long maxVerdicts)
             throws ProtocompatException;
 
     /** Empties the native caches (benchmarks measure cold checks with it). */
     public static native void clearCaches() throws ProtocompatException;
 
     /**
-     * What the native caches hold: {schemas, their raw bytes, pairwise results}, then the
-     * three bounds in the same order.
+     * What the native caches hold: {schemas remembered, decoded schemas, their estimated bytes,
+     * pairwise results}, then the bounds {schemas, decoded bytes, results}.
      */
     public static native long[] cacheStats() throws ProtocompatException;
 }

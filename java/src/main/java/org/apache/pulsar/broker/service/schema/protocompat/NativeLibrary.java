@@ -24,10 +24,10 @@ public final class NativeLibrary {
     /** Where to extract the library (default: java.io.tmpdir), for hosts whose /tmp is noexec. */
     public static final String EXTRACT_DIR_PROPERTY = "protocompat.native.dir";
 
-    /** Decoded schemas kept in memory (default 10000; 0 turns the cache off). */
+    /** Schemas whose validity and digest are remembered (default 50000; 0 turns it off). */
     public static final String MAX_SCHEMAS_PROPERTY = "protocompat.cache.maxSchemas";
-    /** Their total raw schema-data bytes (default 64 MiB). */
-    public static final String MAX_SCHEMA_BYTES_PROPERTY = "protocompat.cache.maxSchemaBytes";
+    /** Estimated memory of the decoded schemas kept (default 256 MiB). */
+    public static final String MAX_DECODED_BYTES_PROPERTY = "protocompat.cache.maxDecodedBytes";
     /** Pairwise canRead results kept (default 100000). */
     public static final String MAX_VERDICTS_PROPERTY = "protocompat.cache.maxVerdicts";
 
@@ -114,8 +114,8 @@ public final class NativeLibrary {
 
     private static void configureCaches() throws ProtocompatException {
         NativeChecker.configure(
-                longProperty(MAX_SCHEMAS_PROPERTY, 10_000),
-                longProperty(MAX_SCHEMA_BYTES_PROPERTY, 64L << 20),
+                longProperty(MAX_SCHEMAS_PROPERTY, 50_000),
+                longProperty(MAX_DECODED_BYTES_PROPERTY, 256L << 20),
                 longProperty(MAX_VERDICTS_PROPERTY, 100_000));
     }
 

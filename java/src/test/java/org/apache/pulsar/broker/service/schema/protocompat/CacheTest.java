@@ -18,19 +18,20 @@ class CacheTest {
     @Test
     void defaultsCacheEverySchemaOnceAndWarmVerdictsMatchCold() throws Exception {
         long[] stats = stats(ChildJvm.run(List.of(), CacheMain.class).output());
-        // 35 cases, two schemas each (some identical across cases), two directions, run twice.
+        // 35 cases, two schemas each (some identical across cases), run twice.
         assertTrue(stats[0] > 35 && stats[0] <= 70, java.util.Arrays.toString(stats));
-        assertArrayEquals(new long[] {10_000, 64L << 20, 100_000}, new long[] {stats[3], stats[4], stats[5]});
+        assertEquals(stats[0], stats[1], "every schema fits the decoded cache");
+        assertArrayEquals(new long[] {50_000, 256L << 20, 100_000}, new long[] {stats[4], stats[5], stats[6]});
     }
 
     @Test
     void boundsComeFromSystemProperties() throws Exception {
         String out = ChildJvm.run(List.of("-Dprotocompat.cache.maxSchemas=3",
-                "-Dprotocompat.cache.maxVerdicts=5"), CacheMain.class).output();
+                "-Dprotocompat.cache.maxDecodedBytes=0", "-Dprotocompat.cache.maxVerdicts=5"),
+                CacheMain.class).output();
         long[] stats = stats(out);
-        assertTrue(stats[0] <= 3 && stats[2] <= 5, out);
-        assertEquals(3, stats[3]);
-        assertEquals(5, stats[5]);
+        assertTrue(stats[0] <= 3 && stats[1] == 0 && stats[2] == 0 && stats[3] <= 5, out);
+        assertArrayEquals(new long[] {3, 0, 5}, new long[] {stats[4], stats[5], stats[6]});
         // Rejections are the same as with the default caches: the cache never changes a verdict.
         assertEquals(rejected(ChildJvm.run(List.of(), CacheMain.class).output()), rejected(out));
     }
@@ -46,14 +47,15 @@ class CacheTest {
         NativeLibrary.ensureLoaded();
         NativeChecker.clearCaches();
         long[] stats = NativeChecker.cacheStats();
-        assertEquals(0, stats[0] + stats[1] + stats[2]);
+        assertEquals(0, stats[0] + stats[1] + stats[2] + stats[3]);
     }
 
     private static long[] stats(String out) {
-        Matcher m = Pattern.compile("STATS \\[(\\d+), (\\d+), (\\d+), (\\d+), (\\d+), (\\d+)\\]").matcher(out);
+        Matcher m = Pattern.compile("STATS \\[(\\d+), (\\d+), (\\d+), (\\d+), (\\d+), (\\d+), (\\d+)\\]")
+                .matcher(out);
         assertTrue(m.find(), out);
-        long[] values = new long[6];
-        for (int i = 0; i < 6; i++) {
+        long[] values = new long[7];
+        for (int i = 0; i < 7; i++) {
             values[i] = Long.parseLong(m.group(i + 1));
         }
         return values;

@@ -1,0 +1,87 @@
+//! Resident memory of the decoded-schema cache at its bound: fills a checker with distinct
+//! versions of a benchmark schema, twice as many as the bound admits, and prints the process's
+//! resident set size as it goes (it must stop growing at the bound), against the estimate the
+//! bound counts (DECODED_SIZE_FACTOR x raw schema data).
+//! `cargo bench -p protocompat --bench cache_memory [-- small|medium|large]`.
+
+use std::path::Path;
+
+use prost::Message;
+use protocompat::schema::SchemaData;
+use protocompat::{Bounds, Checker, Strategy, DECODED_SIZE_FACTOR};
+
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn resident_bytes() -> usize {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let pages: usize = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0);
+    pages * 4096
+}
+
+fn main() {
+    let size = std::env::args()
+        .skip(1)
+        .find(|a| ["small", "medium", "large"].contains(&a.as_str()))
+        .unwrap_or_else(|| "medium".to_owned());
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/schemas");
+    let mut compiler = protox::Compiler::new([&dir]).unwrap();
+    compiler.include_imports(true);
+    compiler.open_file(format!("{size}.proto")).unwrap();
+    let base = compiler.file_descriptor_set();
+    let version = |v: usize| {
+        let mut set = base.clone();
+        set.file[0]
+            .options
+            .get_or_insert_with(Default::default)
+            .java_outer_classname = Some(format!("RootV{v}"));
+        SchemaData {
+            descriptor_set: set.encode_to_vec(),
+            root_message: "bench.Root".into(),
+            root_file: format!("{size}.proto"),
+        }
+        .to_json()
+        .into_bytes()
+    };
+    let raw = version(0).len();
+    let bounds = Bounds::DEFAULT;
+    let admitted = bounds.max_decoded_bytes / (raw * DECODED_SIZE_FACTOR);
+    println!(
+        "{size} schema: {raw} bytes of schema data; bounds: {} schemas remembered, {} MiB of \
+         decoded schemas (estimated), {} verdicts -> {admitted} decoded schemas fit",
+        bounds.max_schemas,
+        bounds.max_decoded_bytes >> 20,
+        bounds.max_verdicts
+    );
+    println!(
+        "{:>8} {:>10} {:>16} {:>12} {:>14}",
+        "checks", "decoded", "estimate MiB", "RSS MiB", "RSS/estimate"
+    );
+    let checker = Checker::new(bounds);
+    let start = resident_bytes();
+    let total = admitted * 2;
+    let step = (total / 8).max(1);
+    let mut previous = version(0);
+    for v in 1..=total {
+        let next = version(v);
+        checker
+            .check(&[&previous], &next, Strategy::Full.code())
+            .unwrap();
+        previous = next;
+        if v % step == 0 || v == total {
+            let stats = checker.stats();
+            let grown = resident_bytes().saturating_sub(start);
+            println!(
+                "{v:>8} {:>10} {:>16.1} {:>12.1} {:>14.2}",
+                stats.decoded,
+                stats.decoded_bytes as f64 / 1048576.0,
+                grown as f64 / 1048576.0,
+                grown as f64 / stats.decoded_bytes.max(1) as f64
+            );
+        }
+    }
+}
