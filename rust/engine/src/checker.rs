@@ -13,6 +13,7 @@ use lru::LruCache;
 use xxhash_rust::xxh3::xxh3_128;
 
 use crate::error::{CheckError, DecodeError, SchemaError, SchemaRole};
+use crate::limits::Limits;
 use crate::report::{ExistingRef, Finding, Report};
 use crate::rules::{RuleId, Severity};
 use crate::schema::{short_sha256, Schema};
@@ -99,6 +100,7 @@ struct Fetched {
 /// A checker with its caches; share one across threads.
 pub struct Checker {
     bounds: Bounds,
+    limits: Limits,
     summaries: Mutex<LruCache<SchemaKey, Arc<Summary>>>,
     decoded: Mutex<DecodedCache>,
     verdicts: Mutex<LruCache<(SchemaKey, SchemaKey), Verdict>>,
@@ -110,8 +112,13 @@ fn capacity(n: usize) -> NonZeroUsize {
 
 impl Checker {
     pub fn new(bounds: Bounds) -> Checker {
+        Checker::with_limits(bounds, Limits::DEFAULT)
+    }
+
+    pub fn with_limits(bounds: Bounds, limits: Limits) -> Checker {
         Checker {
             bounds,
+            limits,
             summaries: Mutex::new(LruCache::new(capacity(bounds.max_schemas))),
             decoded: Mutex::new(DecodedCache {
                 entries: LruCache::unbounded(),
@@ -123,6 +130,10 @@ impl Checker {
 
     pub fn bounds(&self) -> Bounds {
         self.bounds
+    }
+
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     pub fn clear(&self) {
@@ -222,6 +233,7 @@ impl Checker {
             Some(strategy) => strategy,
         };
 
+        let mut budget = self.limits.max_field_comparisons;
         let mut findings = Vec::new();
         for (index, &key) in existing.iter().enumerate() {
             if strategy.directions().is_empty() {
@@ -243,7 +255,9 @@ impl Checker {
                             Direction::ExistingWritesNewReads => (old_schema, new_schema),
                             Direction::NewWritesExistingReads => (new_schema, old_schema),
                         };
-                        let verdict = Arc::new(walk::can_read(w.root(), r.root()));
+                        let verdict = walk::can_read(w.root(), r.root(), &mut budget)
+                            .ok_or_else(|| too_much_work(&self.limits, existing.len()))?;
+                        let verdict = Arc::new(verdict);
                         self.store_verdict(writer, reader, verdict.clone());
                         verdict
                     }
@@ -336,7 +350,7 @@ impl Checker {
         load: &mut impl FnMut(Which) -> Result<Vec<u8>, String>,
     ) -> Result<(), CheckError> {
         let data = load(which).map_err(CheckError::Internal)?;
-        let decoded = Schema::decode(&data);
+        let decoded = Schema::decode_within(&data, &self.limits);
         let summary = Arc::new(Summary {
             sha256: short_sha256(&data),
             root: decoded
@@ -393,6 +407,15 @@ impl Checker {
             lock(&self.verdicts).put((writer, reader), verdict);
         }
     }
+}
+
+fn too_much_work(limits: &Limits, history: usize) -> CheckError {
+    CheckError::TooMuchWork(format!(
+        "checking against {history} existing schemas needs more than {} field comparisons \
+         ({}=N raises the limit)",
+        limits.max_field_comparisons,
+        Limits::property("maxFieldComparisons")
+    ))
 }
 
 fn usable(summary: &Summary, which: Which) -> Result<&str, CheckError> {

@@ -12,6 +12,8 @@ pub enum ErrorRule {
     SchemaReconstructionFailed,
     /// A well-formed schema that uses something this checker does not support (Editions).
     UnsupportedFeature,
+    /// A schema or check past one of the configured resource limits.
+    ResourceLimitExceeded,
 }
 
 impl ErrorRule {
@@ -19,6 +21,7 @@ impl ErrorRule {
         match self {
             ErrorRule::SchemaReconstructionFailed => "SCHEMA_RECONSTRUCTION_FAILED",
             ErrorRule::UnsupportedFeature => "UNSUPPORTED_FEATURE",
+            ErrorRule::ResourceLimitExceeded => "RESOURCE_LIMIT_EXCEEDED",
         }
     }
 }
@@ -34,6 +37,13 @@ impl DecodeError {
     pub(crate) fn invalid(message: impl Into<String>) -> Self {
         DecodeError {
             rule: ErrorRule::SchemaReconstructionFailed,
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn limit(message: impl Into<String>) -> Self {
+        DecodeError {
+            rule: ErrorRule::ResourceLimitExceeded,
             message: message.into(),
         }
     }
@@ -90,6 +100,8 @@ pub enum CheckError {
     Schema(SchemaError),
     /// A bug of ours or of a dependency, caught before it could unwind into the caller.
     Internal(String),
+    /// The check would compare more than the configured limit allows.
+    TooMuchWork(String),
 }
 
 impl CheckError {
@@ -98,6 +110,7 @@ impl CheckError {
         match self {
             CheckError::Schema(e) => e.rule.id(),
             CheckError::Internal(_) => "INTERNAL_ERROR",
+            CheckError::TooMuchWork(_) => "RESOURCE_LIMIT_EXCEEDED",
         }
     }
 }
@@ -111,6 +124,7 @@ impl fmt::Display for CheckError {
                 "INTERNAL_ERROR: the PROTOBUF_NATIVE checker failed unexpectedly ({msg}); \
                  the schema was not accepted; please report this with the schemas involved"
             ),
+            CheckError::TooMuchWork(msg) => write!(f, "RESOURCE_LIMIT_EXCEEDED: {msg}"),
         }
     }
 }

@@ -15,6 +15,7 @@
 
 pub mod checker;
 pub mod error;
+pub mod limits;
 pub mod report;
 pub mod rules;
 pub mod schema;
@@ -25,6 +26,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 pub use checker::{schema_key, Bounds, CacheStats, Checker, SchemaKey, Which, DECODED_SIZE_FACTOR};
 pub use error::{CheckError, DecodeError, ErrorRule, SchemaError, SchemaRole};
+pub use limits::Limits;
 pub use report::{ExistingRef, Finding, Report};
 pub use rules::{RuleId, Severity};
 pub use schema::Schema;

@@ -17,7 +17,12 @@ pub(crate) struct Found {
     pub violation: Violation,
 }
 
-pub(crate) fn can_read(writer: &MessageDescriptor, reader: &MessageDescriptor) -> Vec<Found> {
+/// `None` when comparing would take more than `budget` field pairs (what it used is taken off).
+pub(crate) fn can_read(
+    writer: &MessageDescriptor,
+    reader: &MessageDescriptor,
+    budget: &mut usize,
+) -> Option<Vec<Found>> {
     let mut found = Vec::new();
     let roots = MessagePair { writer, reader };
     for rule in RULES {
@@ -30,7 +35,7 @@ pub(crate) fn can_read(writer: &MessageDescriptor, reader: &MessageDescriptor) -
                     path: reader.full_name().to_owned(),
                     violation,
                 });
-                return found;
+                return Some(found);
             }
         }
     }
@@ -65,6 +70,7 @@ pub(crate) fn can_read(writer: &MessageDescriptor, reader: &MessageDescriptor) -
             let Some(reader_field) = reader.get_field(writer_field.number()) else {
                 continue;
             };
+            *budget = budget.checked_sub(1)?;
             let fields = FieldPair::new(&writer_field, &reader_field);
             for &rule in &rules {
                 if let Check::Fields(check) = rule.check {
@@ -85,5 +91,5 @@ pub(crate) fn can_read(writer: &MessageDescriptor, reader: &MessageDescriptor) -
             }
         }
     }
-    found
+    Some(found)
 }

@@ -12,7 +12,7 @@ use jni::elements::ReleaseMode;
 use jni::objects::{JByteArray, JClass, JLongArray, JObjectArray};
 use jni::sys::{jboolean, jint, jlong};
 use jni::{Env, EnvUnowned};
-use protocompat::{schema_key, Bounds, Checker, SchemaKey, Which};
+use protocompat::{schema_key, Bounds, Checker, Limits, SchemaKey, Which};
 
 use policy::{BridgeError, ThrowCheckException};
 
@@ -60,27 +60,39 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
         .resolve::<ThrowCheckException>()
 }
 
-/// `NativeChecker.configure(long maxSchemas, long maxDecodedBytes, long maxVerdicts)`: sets the
-/// cache bounds; true if applied, false if a check already ran with the defaults.
+/// `NativeChecker.configure(long[] settings)`: the cache bounds {maxSchemas, maxDecodedBytes,
+/// maxVerdicts} then the limits {maxSchemaBytes, maxFiles, maxMessages, maxFields,
+/// maxFieldComparisons}; true if applied, false if a check already ran with the defaults.
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_NativeChecker_configure<
     'local,
 >(
     mut unowned_env: EnvUnowned<'local>,
     _class: JClass<'local>,
-    max_schemas: jlong,
-    max_decoded_bytes: jlong,
-    max_verdicts: jlong,
+    settings: JLongArray<'local>,
 ) -> jboolean {
     unowned_env
-        .with_env(|_env| -> Result<jboolean, BridgeError> {
-            let size = |v: jlong| usize::try_from(v.max(0)).unwrap_or(usize::MAX);
+        .with_env(|env| -> Result<jboolean, BridgeError> {
+            let mut values = [0 as jlong; 8];
+            if settings.is_null() || settings.len(env)? != values.len() {
+                return Err(BridgeError::Input("configure takes 8 settings".into()));
+            }
+            settings.get_region(env, 0, &mut values)?;
+            let [schemas, decoded, verdicts, bytes, files, messages, fields, comparisons] =
+                values.map(|v| usize::try_from(v.max(0)).unwrap_or(usize::MAX));
             let bounds = Bounds {
-                max_schemas: size(max_schemas),
-                max_decoded_bytes: size(max_decoded_bytes),
-                max_verdicts: size(max_verdicts),
+                max_schemas: schemas,
+                max_decoded_bytes: decoded,
+                max_verdicts: verdicts,
             };
-            Ok(CHECKER.set(Checker::new(bounds)).is_ok())
+            let limits = Limits {
+                max_schema_bytes: bytes,
+                max_files: files,
+                max_messages: messages,
+                max_fields: fields,
+                max_field_comparisons: comparisons,
+            };
+            Ok(CHECKER.set(Checker::with_limits(bounds, limits)).is_ok())
         })
         .resolve::<ThrowCheckException>()
 }
@@ -102,7 +114,7 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
 }
 
 /// `NativeChecker.cacheStats()`: {schemas, decoded schemas, their estimated bytes, verdicts,
-/// then the three bounds}.
+/// then the three bounds, then the five limits}.
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_NativeChecker_cacheStats<
     'local,
@@ -114,6 +126,7 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
         .with_env(|env| -> Result<JLongArray<'local>, BridgeError> {
             let stats = checker().stats();
             let bounds = checker().bounds();
+            let limits = checker().limits();
             let values = [
                 stats.schemas,
                 stats.decoded,
@@ -122,6 +135,11 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
                 bounds.max_schemas,
                 bounds.max_decoded_bytes,
                 bounds.max_verdicts,
+                limits.max_schema_bytes,
+                limits.max_files,
+                limits.max_messages,
+                limits.max_fields,
+                limits.max_field_comparisons,
             ]
             .map(|v| jlong::try_from(v).unwrap_or(jlong::MAX));
             let array = env.new_long_array(values.len())?;

@@ -13,14 +13,20 @@ use prost_types::{FileDescriptorProto, FileDescriptorSet};
 
 use super::{list_names, truncate};
 use crate::error::DecodeError;
+use crate::limits::Limits;
 
-pub(crate) fn build_pool(bytes: &[u8], root_file: &str) -> Result<DescriptorPool, DecodeError> {
+pub(crate) fn build_pool(
+    bytes: &[u8],
+    root_file: &str,
+    limits: &Limits,
+) -> Result<DescriptorPool, DecodeError> {
     let set = FileDescriptorSet::decode(bytes).map_err(|e| {
         DecodeError::invalid(format!(
             "fileDescriptorSet is not a serialized google.protobuf.FileDescriptorSet: {}",
             describe_decode_error(&e)
         ))
     })?;
+    limits.check_set(&set)?;
     let mut files = index_by_name(set.file)?;
     let closure: Vec<String> = import_closure(&files, root_file)?
         .into_iter()

@@ -7,6 +7,7 @@ use prost_reflect::{DescriptorPool, MessageDescriptor};
 use sha2::{Digest, Sha256};
 
 use crate::error::DecodeError;
+use crate::limits::Limits;
 
 pub use pulsar_json::SchemaData;
 
@@ -20,10 +21,17 @@ pub struct Schema {
 }
 
 impl Schema {
-    /// Decodes Pulsar schema data (the JSON the broker stores for PROTOBUF_NATIVE).
+    /// Decodes Pulsar schema data (the JSON the broker stores for PROTOBUF_NATIVE) within the
+    /// default [`Limits`].
     pub fn decode(data: &[u8]) -> Result<Schema, DecodeError> {
+        Schema::decode_within(data, &Limits::DEFAULT)
+    }
+
+    /// Decodes Pulsar schema data, refusing anything past `limits` before doing the work.
+    pub fn decode_within(data: &[u8], limits: &Limits) -> Result<Schema, DecodeError> {
+        limits.check_size(data.len())?;
         let parsed = SchemaData::parse(data)?;
-        let pool = descriptor_set::build_pool(&parsed.descriptor_set, &parsed.root_file)?;
+        let pool = descriptor_set::build_pool(&parsed.descriptor_set, &parsed.root_file, limits)?;
         let root = find_root(&pool, &parsed.root_message, &parsed.root_file)?;
         Ok(Schema { root })
     }

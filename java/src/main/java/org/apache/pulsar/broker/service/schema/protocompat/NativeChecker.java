@@ -23,20 +23,21 @@ public final class NativeChecker {
             throws ProtocompatException;
 
     /**
-     * Sets the bounds of the native caches (schemas remembered, estimated bytes of decoded
-     * schemas, pairwise results; 0 turns a cache off). Applied only before the first check.
+     * Sets the cache bounds {maxSchemas, maxDecodedBytes, maxVerdicts} (0 turns a cache off)
+     * and the resource limits {maxSchemaBytes, maxFiles, maxMessages, maxFields,
+     * maxFieldComparisons}. Applied only before the first check.
      *
-     * @return whether the bounds were applied
+     * @return whether the settings were applied
      */
-    static native boolean configure(long maxSchemas, long maxDecodedBytes, long maxVerdicts)
-            throws ProtocompatException;
+    static native boolean configure(long[] settings) throws ProtocompatException;
 
     /** Empties the native caches (benchmarks measure cold checks with it). */
     public static native void clearCaches() throws ProtocompatException;
 
     /**
      * What the native caches hold: {schemas remembered, decoded schemas, their estimated bytes,
-     * pairwise results}, then the bounds {schemas, decoded bytes, results}.
+     * pairwise results}, then the bounds {schemas, decoded bytes, results}, then the limits
+     * {schema bytes, files, messages, fields, field comparisons}.
      */
     public static native long[] cacheStats() throws ProtocompatException;
 }

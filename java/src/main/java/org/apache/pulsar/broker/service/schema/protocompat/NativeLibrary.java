@@ -24,12 +24,17 @@ public final class NativeLibrary {
     /** Where to extract the library (default: java.io.tmpdir), for hosts whose /tmp is noexec. */
     public static final String EXTRACT_DIR_PROPERTY = "protocompat.native.dir";
 
-    /** Schemas whose validity and digest are remembered (default 50000; 0 turns it off). */
-    public static final String MAX_SCHEMAS_PROPERTY = "protocompat.cache.maxSchemas";
-    /** Estimated memory of the decoded schemas kept (default 256 MiB). */
-    public static final String MAX_DECODED_BYTES_PROPERTY = "protocompat.cache.maxDecodedBytes";
-    /** Pairwise canRead results kept (default 100000). */
-    public static final String MAX_VERDICTS_PROPERTY = "protocompat.cache.maxVerdicts";
+    /** Settings read from system properties, in the order {@link NativeChecker#configure} takes. */
+    private static final String[][] SETTINGS = {
+        {"protocompat.cache.maxSchemas", "50000"},
+        {"protocompat.cache.maxDecodedBytes", String.valueOf(256L << 20)},
+        {"protocompat.cache.maxVerdicts", "100000"},
+        {"protocompat.limit.maxSchemaBytes", String.valueOf(16L << 20)},
+        {"protocompat.limit.maxFiles", "1000"},
+        {"protocompat.limit.maxMessages", "50000"},
+        {"protocompat.limit.maxFields", "500000"},
+        {"protocompat.limit.maxFieldComparisons", "50000000"},
+    };
 
     static final String LIBRARY_FILE = "libprotocompat_jni.so";
     private static final String SUPPORTED = "linux-x86_64";
@@ -112,11 +117,13 @@ public final class NativeLibrary {
         }
     }
 
+    /** Cache bounds and resource limits from system properties (README, RELIABILITY.md). */
     private static void configureCaches() throws ProtocompatException {
-        NativeChecker.configure(
-                longProperty(MAX_SCHEMAS_PROPERTY, 50_000),
-                longProperty(MAX_DECODED_BYTES_PROPERTY, 256L << 20),
-                longProperty(MAX_VERDICTS_PROPERTY, 100_000));
+        long[] values = new long[SETTINGS.length];
+        for (int i = 0; i < SETTINGS.length; i++) {
+            values[i] = longProperty(SETTINGS[i][0], Long.parseLong(SETTINGS[i][1]));
+        }
+        NativeChecker.configure(values);
     }
 
     private static long longProperty(String name, long fallback) {

@@ -37,6 +37,17 @@ class CacheTest {
     }
 
     @Test
+    void limitsComeFromSystemProperties() throws Exception {
+        String defaultsOut = ChildJvm.run(List.of(), CacheMain.class).output();
+        assertArrayEquals(new long[] {16L << 20, 1000, 50_000, 500_000, 50_000_000},
+                java.util.Arrays.copyOfRange(stats(defaultsOut), 7, 12));
+        // Three fields per schema: every fixture is now refused.
+        String out = ChildJvm.run(List.of("-Dprotocompat.limit.maxFields=3"), CacheMain.class).output();
+        assertEquals(3, stats(out)[10]);
+        assertTrue(rejected(out) > rejected(defaultsOut), out);
+    }
+
+    @Test
     void anInvalidBoundIsNamed() throws Exception {
         String out = ChildJvm.run(List.of("-Dprotocompat.cache.maxSchemas=lots"), CacheMain.class).output();
         assertTrue(out.contains("-Dprotocompat.cache.maxSchemas=lots is not a whole number"), out);
@@ -51,13 +62,10 @@ class CacheTest {
     }
 
     private static long[] stats(String out) {
-        Matcher m = Pattern.compile("STATS \\[(\\d+), (\\d+), (\\d+), (\\d+), (\\d+), (\\d+), (\\d+)\\]")
-                .matcher(out);
+        Matcher m = Pattern.compile("STATS \\[([0-9, ]+)\\]").matcher(out);
         assertTrue(m.find(), out);
-        long[] values = new long[7];
-        for (int i = 0; i < 7; i++) {
-            values[i] = Long.parseLong(m.group(i + 1));
-        }
+        long[] values = java.util.Arrays.stream(m.group(1).split(", ")).mapToLong(Long::parseLong).toArray();
+        assertEquals(12, values.length, out);
         return values;
     }
 

@@ -1,0 +1,37 @@
+//! Two descriptor sets (arbitrary, or mutated from the fixtures) checked against each other
+//! under a strategy the input picks. The engine turns panics into CheckError::Internal, which
+//! is how a bug would reach the broker, so that counts as a crash here.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use protocompat::schema::SchemaData;
+use protocompat::{Bounds, CheckError, Checker};
+
+fn schema(set: &[u8]) -> Vec<u8> {
+    SchemaData {
+        descriptor_set: set.to_vec(),
+        root_message: "shop.Order".into(),
+        root_file: "order.proto".into(),
+    }
+    .to_json()
+    .into_bytes()
+}
+
+fuzz_target!(|data: &[u8]| {
+    // [strategy][split: u16 little-endian][old set][new set]
+    if data.len() < 3 {
+        return;
+    }
+    let strategy = i32::from(data[0] % 10);
+    let split = usize::from(u16::from_le_bytes([data[1], data[2]]));
+    let rest = &data[3..];
+    let (old, new) = rest.split_at(split.min(rest.len()));
+    let (old, new) = (schema(old), schema(new));
+    let result = Checker::new(Bounds::NONE).check(&[&old], &new, strategy);
+    if let Err(CheckError::Internal(message)) = result {
+        panic!("contained panic: {message}");
+    }
+    if let Ok(report) = result {
+        assert!(report.render_text().len() <= protocompat::report::TEXT_LIMIT);
+    }
+});

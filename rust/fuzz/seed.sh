@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Seeds the fuzz corpora (rust/fuzz/corpus/<target>, not committed) from the shared fixtures:
+# the bad-input catalogue and every compat case compiled with the protocompat CLI.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+cli=target/release/protocompat
+[ -x "$cli" ] || cargo build --release --locked -p protocompat-cli
+corpus=rust/fuzz/corpus
+mkdir -p "$corpus/schema_json" "$corpus/descriptor_set" "$corpus/can_read"
+cp tests/fixtures/bad/*.schema "$corpus/schema_json/"
+for dir in tests/fixtures/compat/*/; do
+  case_name=$(basename "$dir")
+  root=$(python3 -c 'import json,sys; e=json.load(open(sys.argv[1])); print(e["root_message"])' "$dir/expect.json")
+  for side in old new; do
+    "$cli" schema --root "$root" "$dir/$side/order.proto" > "$corpus/schema_json/$case_name-$side.json"
+    python3 - "$corpus/schema_json/$case_name-$side.json" "$corpus/descriptor_set/$case_name-$side" <<'PY'
+import base64, json, sys
+data = json.load(open(sys.argv[1]))
+open(sys.argv[2], "wb").write(b"\x00" + base64.b64decode(data["fileDescriptorSet"]))
+PY
+  done
+  python3 - "$corpus/descriptor_set/$case_name-old" "$corpus/descriptor_set/$case_name-new" "$corpus/can_read/$case_name" <<'PY'
+import struct, sys
+old = open(sys.argv[1], "rb").read()[1:]
+new = open(sys.argv[2], "rb").read()[1:]
+open(sys.argv[3], "wb").write(b"\x05" + struct.pack("<H", len(old)) + old + new)
+PY
+done
+echo "seeded: $(ls "$corpus/schema_json" | wc -l) schema_json, $(ls "$corpus/descriptor_set" | wc -l) descriptor_set, $(ls "$corpus/can_read" | wc -l) can_read"
