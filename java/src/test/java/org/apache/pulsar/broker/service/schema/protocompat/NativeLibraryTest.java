@@ -58,6 +58,31 @@ class NativeLibraryTest {
         Files.delete(notALibrary);
     }
 
+    @Test
+    void theClassLoadedTwiceWorksInBothLoaders() throws Exception {
+        ChildJvm.Result result = ChildJvm.run(List.of("-Xcheck:jni"), LoadTwiceMain.class);
+        assertEquals(0, result.exitCode(), result.output());
+        assertTrue(result.output().contains("LOADER 1 failure=null verdict=1 distinct=true"), result.output());
+        assertTrue(result.output().contains("LOADER 2 failure=null verdict=1 distinct=true"), result.output());
+    }
+
+    /** Needs root to mount a noexec tmpfs, as CI and the development machines have. */
+    @Test
+    void aNoexecExtractionDirectoryIsNamed() throws Exception {
+        Path dir = Files.createTempDirectory("protocompat-noexec");
+        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "noexec,size=16m", "tmpfs", dir.toString())
+                .redirectErrorStream(true).start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mount.waitFor() == 0, "cannot mount a noexec tmpfs here");
+        try {
+            String out = run("-Dprotocompat.native.dir=" + dir);
+            assertTrue(out.contains("cannot load the library extracted to " + dir), out);
+            assertTrue(out.contains("If that directory is mounted noexec, set -Dprotocompat.native.dir"), out);
+        } finally {
+            new ProcessBuilder("umount", dir.toString()).start().waitFor();
+            Files.deleteIfExists(dir);
+        }
+    }
+
     private static String run(String property) throws Exception {
         ChildJvm.Result result = ChildJvm.run(List.of(property), LoadFailureMain.class);
         assertEquals(0, result.exitCode(), result.output());
