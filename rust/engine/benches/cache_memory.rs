@@ -4,11 +4,10 @@
 //! bound counts (DECODED_SIZE_FACTOR x raw schema data).
 //! `cargo bench -p protocompat --bench cache_memory [-- small|medium|large]`.
 
-use std::path::Path;
-
-use prost::Message;
-use protocompat::schema::SchemaData;
 use protocompat::{Bounds, Checker, Strategy, DECODED_SIZE_FACTOR};
+
+mod common;
+use common::BenchSchema;
 
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -28,25 +27,8 @@ fn main() {
         .skip(1)
         .find(|a| ["small", "medium", "large"].contains(&a.as_str()))
         .unwrap_or_else(|| "medium".to_owned());
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/schemas");
-    let mut compiler = protox::Compiler::new([&dir]).unwrap();
-    compiler.include_imports(true);
-    compiler.open_file(format!("{size}.proto")).unwrap();
-    let base = compiler.file_descriptor_set();
-    let version = |v: usize| {
-        let mut set = base.clone();
-        set.file[0]
-            .options
-            .get_or_insert_with(Default::default)
-            .java_outer_classname = Some(format!("RootV{v}"));
-        SchemaData {
-            descriptor_set: set.encode_to_vec(),
-            root_message: "bench.Root".into(),
-            root_file: format!("{size}.proto"),
-        }
-        .to_json()
-        .into_bytes()
-    };
+    let schema = BenchSchema::compile(&size);
+    let version = |v: usize| schema.version(v);
     let raw = version(0).len();
     let bounds = Bounds::DEFAULT;
     let admitted = bounds.max_decoded_bytes / (raw * DECODED_SIZE_FACTOR);

@@ -2,40 +2,13 @@
 //! checks cold and warm. `cargo bench -p protocompat --bench engine`; BENCHMARKS.md has figures.
 
 use std::hint::black_box;
-use std::path::Path;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use prost::Message;
-use protocompat::schema::SchemaData;
-use protocompat::{Bounds, Checker, Schema, Strategy};
 
-/// `bench/schemas/<size>.proto` as version `v` (see bench/schemas/gen.py), compiled without
-/// source info, as protoc-generated classes give it to Pulsar.
-fn schema(size: &str, v: usize) -> Vec<u8> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/schemas");
-    let text = std::fs::read_to_string(dir.join(format!("{size}.proto"))).unwrap();
-    let option = format!("option java_outer_classname = \"RootV{v}\";");
-    let text = text.replace("// VERSION_OPTION", &option);
-    let tmp = std::env::temp_dir().join(format!(
-        "protocompat-bench-{}-{size}-{v}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&tmp).unwrap();
-    std::fs::write(tmp.join("root.proto"), text).unwrap();
-    let mut compiler = protox::Compiler::new([&tmp]).unwrap();
-    compiler.include_imports(true);
-    compiler.open_file("root.proto").unwrap();
-    let set = compiler.file_descriptor_set();
-    std::fs::remove_dir_all(&tmp).unwrap();
-    SchemaData {
-        descriptor_set: set.encode_to_vec(),
-        root_message: "bench.Root".into(),
-        root_file: "root.proto".into(),
-    }
-    .to_json()
-    .into_bytes()
-}
+mod common;
+use common::BenchSchema;
+use protocompat::{Bounds, Checker, Schema, Strategy};
 
 /// The allocator the shipped library and CLI use.
 #[global_allocator]
@@ -44,8 +17,8 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn benches(c: &mut Criterion) {
     let full = Strategy::Full.code();
     for size in ["small", "medium", "large"] {
-        let old = schema(size, 0);
-        let new = schema(size, 1);
+        let schema = BenchSchema::compile(size);
+        let (old, new) = (schema.version(0), schema.version(1));
         c.bench_function(&format!("decode/{size}"), |b| {
             b.iter(|| Schema::decode(black_box(&old)).unwrap())
         });
@@ -80,8 +53,9 @@ fn benches(c: &mut Criterion) {
         });
     }
 
-    let large_old = schema("large", 0);
-    let other = String::from_utf8(schema("medium", 0)).unwrap();
+    let large_old = BenchSchema::compile("large").version(0);
+    let medium = BenchSchema::compile("medium");
+    let other = String::from_utf8(medium.version(0)).unwrap();
     let report = Checker::new(Bounds::NONE)
         .check(&[&large_old], other.as_bytes(), full)
         .unwrap();
@@ -90,8 +64,8 @@ fn benches(c: &mut Criterion) {
     });
 
     let mut group = c.benchmark_group("full_transitive_warm/medium");
-    let history: Vec<Vec<u8>> = (0..1000).map(|v| schema("medium", v)).collect();
-    let proposed = schema("medium", 1000);
+    let history: Vec<Vec<u8>> = (0..1000).map(|v| medium.version(v)).collect();
+    let proposed = medium.version(1000);
     for n in [1usize, 10, 100, 1000] {
         let existing: Vec<&[u8]> = history[..n].iter().map(Vec::as_slice).collect();
         let checker = Checker::new(Bounds::DEFAULT);

@@ -28,10 +28,7 @@ pub(crate) fn build_pool(
     })?;
     limits.check_set(&set)?;
     let mut files = index_by_name(set.file)?;
-    let closure: Vec<String> = import_closure(&files, root_file)?
-        .into_iter()
-        .map(|file| file.name().to_owned())
-        .collect();
+    let closure = import_closure(&files, root_file)?;
     let mut ordered = Vec::with_capacity(closure.len());
     for name in &closure {
         // Moved, not cloned: the files are the bulk of the decoding work's memory.
@@ -98,12 +95,12 @@ fn index_by_name(
     Ok(by_name)
 }
 
-/// The root file and everything it imports, dependencies before dependents.
+/// The names of the root file and everything it imports, dependencies before dependents.
 /// Iterative, so a long import chain cannot overflow the stack.
-fn import_closure<'a>(
-    files: &'a HashMap<String, FileDescriptorProto>,
+fn import_closure(
+    files: &HashMap<String, FileDescriptorProto>,
     root_file: &str,
-) -> Result<Vec<&'a FileDescriptorProto>, DecodeError> {
+) -> Result<Vec<String>, DecodeError> {
     let Some(root) = files.get(root_file) else {
         let mut names: Vec<String> = files.keys().cloned().collect();
         names.sort();
@@ -129,7 +126,7 @@ fn import_closure<'a>(
         let file: &FileDescriptorProto = file;
         let Some(import) = file.dependency.get(*next) else {
             marks.insert(file.name(), Mark::Done);
-            ordered.push(file);
+            ordered.push(file.name().to_owned());
             stack.pop();
             continue;
         };

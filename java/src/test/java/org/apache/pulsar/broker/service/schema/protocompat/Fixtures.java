@@ -143,8 +143,13 @@ public final class Fixtures {
     /** One proto3 file {@code order.proto} in package shop, root {@code shop.Order}. */
     public static byte[] proto3(String body) throws IOException {
         Path dir = Files.createTempDirectory("protocompat-java");
-        Files.writeString(dir.resolve("order.proto"), "syntax = \"proto3\";\npackage shop;\n" + body);
-        return compile(dir, "order.proto", "shop.Order");
+        Path file = Files.writeString(dir.resolve("order.proto"), "syntax = \"proto3\";\npackage shop;\n" + body);
+        try {
+            return compile(dir, "order.proto", "shop.Order");
+        } finally {
+            Files.delete(file);
+            Files.delete(dir);
+        }
     }
 
     /** The strategy name the report's summary line carries ("under FULL"). */
