@@ -147,6 +147,12 @@ fn check(
                     .iter()
                     .map(|w| format!("warning: {}", w.render())),
             );
+            let unlisted = report.total_failures + report.total_warnings
+                - report.failures.len()
+                - report.warnings.len();
+            if unlisted > 0 {
+                lines.push(format!("… and {unlisted} more findings not shown"));
+            }
             lines.extend(
                 existing_files
                     .iter()

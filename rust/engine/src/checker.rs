@@ -1,52 +1,84 @@
-//! The check itself, with two bounded caches so that the broker's repeated checks (every
+//! The check over a history, with bounded caches so that the broker's repeated checks (every
 //! producer or consumer connect re-checks the same history) skip decoding and rule work:
-//! - decoded schemas, keyed by a 128-bit xxh3 hash of the raw schema data;
-//! - pairwise `canRead` results, keyed by the two schemas' hashes.
+//! - remembered schemas: the schema data itself (to confirm a hit), its SHA-256, its root or
+//!   why it is unusable;
+//! - decoded schemas;
+//! - pairwise `canRead` results.
 //!
-//! Callers hand over hashes and a loader instead of bytes, so a JNI caller can hash Java
-//! arrays in place and copy only the schemas that actually need decoding.
+//! A remembered result stands in for a check only when the bytes are the same (RULES.md
+//! section 4): a schema is looked up by [`IndexDigest`] and every hit is confirmed against the
+//! bytes; decoded schemas and results are keyed by the identity of a confirmed entry, never by
+//! a digest. Callers hand over a [`SchemaSource`], so a JNI caller can read Java arrays in
+//! place and copy only the schemas that actually need decoding.
 
-use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use lru::LruCache;
-use xxhash_rust::xxh3::xxh3_128;
-
+use crate::cache::{BoundedLru, IndexDigest};
 use crate::error::{CheckError, DecodeError, SchemaError, SchemaRole};
 use crate::limits::Limits;
 use crate::report::{ExistingRef, Finding, Report};
 use crate::rules::{RuleId, Severity};
 use crate::schema::{short_sha256, Schema};
 use crate::strategy::{Direction, Strategy};
-use crate::walk::{self, Found};
+use crate::walk::{self, Verdict};
 
-/// Identifies schema data by content: the xxh3-128 hash of its bytes.
-pub type SchemaKey = u128;
-
-/// The key of `data`.
-pub fn schema_key(data: &[u8]) -> SchemaKey {
-    xxh3_128(data)
-}
-
-/// Which schema of a check a loader is asked for.
+/// Which schema of a check a source is asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Which {
     New,
     Existing(usize),
 }
 
+/// The schema data of one check, read where it lies.
+pub trait SchemaSource {
+    /// How many existing schemas the check compares against.
+    fn existing(&self) -> usize;
+
+    /// Runs `f` on the bytes of one schema, in place where the source can. `f` only reads
+    /// memory (hashing, comparing), so a JNI source may hold the array pinned meanwhile.
+    fn inspect<R>(&mut self, which: Which, f: impl FnOnce(&[u8]) -> R) -> Result<R, String>;
+
+    /// A copy of one schema's bytes, for decoding (cache misses only).
+    fn copy(&mut self, which: Which) -> Result<Vec<u8>, String> {
+        self.inspect(which, <[u8]>::to_vec)
+    }
+}
+
+/// Schema data given as slices.
+pub struct Slices<'a> {
+    pub existing: &'a [&'a [u8]],
+    pub proposed: &'a [u8],
+}
+
+impl SchemaSource for Slices<'_> {
+    fn existing(&self) -> usize {
+        self.existing.len()
+    }
+
+    fn inspect<R>(&mut self, which: Which, f: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
+        match which {
+            Which::New => Ok(f(self.proposed)),
+            Which::Existing(i) => Ok(f(self.existing[i])),
+        }
+    }
+}
+
 /// Cache bounds. Zero in any of them turns that cache off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bounds {
-    /// Schemas whose validity, SHA-256 and root name are remembered (a few hundred bytes
-    /// each): enough for a warm check, which needs no decoded schema when its results are
-    /// cached.
+    /// Schemas remembered (their data, validity, SHA-256 and root name): with the results
+    /// below, enough for a warm check, which decodes nothing.
     pub max_schemas: usize,
+    /// Bytes of schema data the remembered schemas may hold in all.
+    pub max_schema_data_bytes: usize,
     /// Estimated memory of the decoded schemas kept, counted as [`DECODED_SIZE_FACTOR`] times
     /// their raw schema data.
     pub max_decoded_bytes: usize,
     /// Pairwise `canRead` results kept.
     pub max_verdicts: usize,
+    /// Memory the kept results may take in all (their first findings, paths and descriptions).
+    pub max_verdict_bytes: usize,
 }
 
 /// A decoded schema takes about this many times the size of its schema data in memory
@@ -56,13 +88,17 @@ pub const DECODED_SIZE_FACTOR: usize = 40;
 impl Bounds {
     pub const DEFAULT: Bounds = Bounds {
         max_schemas: 50_000,
+        max_schema_data_bytes: 64 << 20,
         max_decoded_bytes: 256 << 20,
         max_verdicts: 100_000,
+        max_verdict_bytes: 32 << 20,
     };
     pub const NONE: Bounds = Bounds {
         max_schemas: 0,
+        max_schema_data_bytes: 0,
         max_decoded_bytes: 0,
         max_verdicts: 0,
+        max_verdict_bytes: 0,
     };
 }
 
@@ -70,30 +106,41 @@ impl Bounds {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CacheStats {
     pub schemas: usize,
+    pub schema_data_bytes: usize,
     pub decoded: usize,
     pub decoded_bytes: usize,
     pub verdicts: usize,
+    pub verdict_bytes: usize,
 }
 
-/// What a check needs to know of a schema when no rule has to run.
-struct Summary {
+/// One schema's data and what a check needs to know of it when no rule has to run.
+struct Remembered {
+    /// Unique for the life of the process: decoded schemas and results are keyed by it.
+    id: u64,
+    data: Box<[u8]>,
     sha256: String,
     /// The root message's full name, or why the schema is unusable.
     root: Result<String, DecodeError>,
 }
 
-struct DecodedCache {
-    entries: LruCache<SchemaKey, (Arc<Schema>, usize)>,
-    bytes: usize,
+impl Remembered {
+    fn weight(&self) -> usize {
+        std::mem::size_of::<Remembered>()
+            + self.data.len()
+            + self.sha256.len()
+            + match &self.root {
+                Ok(name) => name.len(),
+                Err(e) => e.message.len(),
+            }
+    }
 }
 
-type Verdict = Arc<Vec<Found>>;
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
-/// What one check has fetched of one schema, so that it decodes each schema once at most,
-/// whatever the caches keep.
-#[derive(Default)]
+/// What one check has fetched of one schema, so that it reads and decodes each schema once
+/// at most, whatever the caches keep.
 struct Fetched {
-    summary: Option<Arc<Summary>>,
+    entry: Arc<Remembered>,
     schema: Option<Arc<Schema>>,
 }
 
@@ -101,13 +148,10 @@ struct Fetched {
 pub struct Checker {
     bounds: Bounds,
     limits: Limits,
-    summaries: Mutex<LruCache<SchemaKey, Arc<Summary>>>,
-    decoded: Mutex<DecodedCache>,
-    verdicts: Mutex<LruCache<(SchemaKey, SchemaKey), Verdict>>,
-}
-
-fn capacity(n: usize) -> NonZeroUsize {
-    NonZeroUsize::new(n).unwrap_or(NonZeroUsize::MIN)
+    digest: IndexDigest,
+    schemas: Mutex<BoundedLru<u128, Arc<Remembered>>>,
+    decoded: Mutex<BoundedLru<u64, Arc<Schema>>>,
+    verdicts: Mutex<BoundedLru<(u64, u64), Arc<Verdict>>>,
 }
 
 impl Checker {
@@ -116,15 +160,41 @@ impl Checker {
     }
 
     pub fn with_limits(bounds: Bounds, limits: Limits) -> Checker {
+        Checker::with_digest(bounds, limits, IndexDigest::random())
+    }
+
+    /// A checker whose index digest has a known seed, so that a test can aim collisions at it
+    /// and show that a colliding schema is still checked as itself.
+    #[doc(hidden)]
+    pub fn with_index_seed(bounds: Bounds, limits: Limits, seed: u64) -> Checker {
+        Checker::with_digest(bounds, limits, IndexDigest::with_seed(seed))
+    }
+
+    fn with_digest(bounds: Bounds, limits: Limits, digest: IndexDigest) -> Checker {
+        let decoded_entries = if bounds.max_schemas == 0 {
+            0
+        } else {
+            usize::MAX
+        };
         Checker {
             bounds,
             limits,
-            summaries: Mutex::new(LruCache::new(capacity(bounds.max_schemas))),
-            decoded: Mutex::new(DecodedCache {
-                entries: LruCache::unbounded(),
-                bytes: 0,
-            }),
-            verdicts: Mutex::new(LruCache::new(capacity(bounds.max_verdicts))),
+            digest,
+            schemas: Mutex::new(BoundedLru::new(
+                bounds.max_schemas,
+                bounds.max_schema_data_bytes,
+            )),
+            // Decoded schemas and results hang off remembered schemas: without those, their
+            // keys would never be seen again.
+            decoded: Mutex::new(BoundedLru::new(decoded_entries, bounds.max_decoded_bytes)),
+            verdicts: Mutex::new(BoundedLru::new(
+                if bounds.max_schemas == 0 {
+                    0
+                } else {
+                    bounds.max_verdicts
+                },
+                bounds.max_verdict_bytes,
+            )),
         }
     }
 
@@ -137,20 +207,22 @@ impl Checker {
     }
 
     pub fn clear(&self) {
-        lock(&self.summaries).clear();
-        let mut decoded = lock(&self.decoded);
-        decoded.entries.clear();
-        decoded.bytes = 0;
+        lock(&self.schemas).clear();
+        lock(&self.decoded).clear();
         lock(&self.verdicts).clear();
     }
 
     pub fn stats(&self) -> CacheStats {
+        let schemas = lock(&self.schemas);
         let decoded = lock(&self.decoded);
+        let verdicts = lock(&self.verdicts);
         CacheStats {
-            schemas: lock(&self.summaries).len(),
-            decoded: decoded.entries.len(),
-            decoded_bytes: decoded.bytes,
-            verdicts: lock(&self.verdicts).len(),
+            schemas: schemas.len(),
+            schema_data_bytes: schemas.bytes(),
+            decoded: decoded.len(),
+            decoded_bytes: decoded.bytes(),
+            verdicts: verdicts.len(),
+            verdict_bytes: verdicts.bytes(),
         }
     }
 
@@ -161,251 +233,250 @@ impl Checker {
         proposed: &[u8],
         strategy_code: i32,
     ) -> Result<Report, CheckError> {
-        let keys: Vec<SchemaKey> = existing.iter().map(|d| schema_key(d)).collect();
-        self.check_keyed(&keys, schema_key(proposed), strategy_code, |which| {
-            Ok(match which {
-                Which::New => proposed.to_vec(),
-                Which::Existing(i) => existing[i].to_vec(),
-            })
-        })
+        self.check_source(&mut Slices { existing, proposed }, strategy_code)
     }
 
-    /// Checks schemas known by key; `load` is called only for schemas the caches lack.
-    /// A loader error is a failure of the caller (a JNI call, say), reported as internal.
+    /// Checks the schemas of `source`, reading each in place and copying it only to decode it.
+    /// A source error is a failure of the caller (a JNI call, say), reported as internal.
     /// Never panics: a panic comes back as [`CheckError::Internal`].
-    pub fn check_keyed(
+    pub fn check_source(
         &self,
-        existing: &[SchemaKey],
-        proposed: SchemaKey,
+        source: &mut impl SchemaSource,
         strategy_code: i32,
-        load: impl FnMut(Which) -> Result<Vec<u8>, String>,
     ) -> Result<Report, CheckError> {
-        crate::contain_panics(|| self.check_contained(existing, proposed, strategy_code, load))
+        crate::contain_panics(|| self.check_contained(source, strategy_code))
     }
 
     fn check_contained(
         &self,
-        existing: &[SchemaKey],
-        proposed: SchemaKey,
+        source: &mut impl SchemaSource,
         strategy_code: i32,
-        mut load: impl FnMut(Which) -> Result<Vec<u8>, String>,
     ) -> Result<Report, CheckError> {
         let strategy = Strategy::from_code(strategy_code);
         let strategy_name = strategy.map_or_else(
             || format!("strategy code {strategy_code}"),
             |s| s.name().to_owned(),
         );
-        let mut new = Fetched::default();
-        let new_summary = self.summary(&mut new, proposed, Which::New, &mut load)?;
-        let new_root = usable(&new_summary, Which::New)?;
-        let report = |findings| {
-            Report::new(
-                strategy_name.clone(),
-                existing.len(),
-                new_summary.sha256.clone(),
-                findings,
-            )
-        };
+        let history = source.existing();
+        let mut new = self.fetch(source, Which::New)?;
+        let new_root = usable(&new.entry, Which::New)?.to_owned();
+        let mut report = Report::new(strategy_name.clone(), history, new.entry.sha256.clone());
         let rejected = |rule, detail: &str| Finding {
             rule,
             severity: Severity::Failure,
             strategy: strategy_name.clone(),
             direction: None,
             existing: None,
-            path: new_root.to_owned(),
+            path: new_root.clone(),
             field_number: None,
             writer: String::new(),
             reader: detail.to_owned(),
         };
         let strategy = match strategy {
             None | Some(Strategy::Undefined) => {
-                return Ok(report(vec![rejected(
+                let finding = rejected(
                     RuleId::UnknownStrategy,
                     "no compatibility strategy is defined for this check",
-                )]))
+                );
+                report.add(1, 0, std::iter::once(finding));
+                return Ok(report);
             }
             Some(Strategy::AlwaysIncompatible) => {
-                return Ok(report(vec![rejected(
+                let finding = rejected(
                     RuleId::AlwaysIncompatible,
                     "the strategy ALWAYS_INCOMPATIBLE rejects every change",
-                )]))
+                );
+                report.add(1, 0, std::iter::once(finding));
+                return Ok(report);
             }
             Some(strategy) => strategy,
         };
 
         let mut budget = self.limits.max_field_comparisons;
-        let mut findings = Vec::new();
-        for (index, &key) in existing.iter().enumerate() {
-            if strategy.directions().is_empty() {
-                break;
-            }
-            let which = Which::Existing(index);
-            let mut old = Fetched::default();
-            for &direction in strategy.directions() {
-                let (writer, reader) = match direction {
-                    Direction::ExistingWritesNewReads => (key, proposed),
-                    Direction::NewWritesExistingReads => (proposed, key),
-                };
-                let verdict = match self.cached_verdict(writer, reader) {
-                    Some(verdict) => verdict,
-                    None => {
-                        let new_schema = self.schema(&mut new, proposed, Which::New, &mut load)?;
-                        let old_schema = self.schema(&mut old, key, which, &mut load)?;
-                        let (w, r) = match direction {
-                            Direction::ExistingWritesNewReads => (old_schema, new_schema),
-                            Direction::NewWritesExistingReads => (new_schema, old_schema),
-                        };
-                        let verdict = walk::can_read(w.root(), r.root(), &mut budget)
-                            .ok_or_else(|| too_much_work(&self.limits, existing.len()))?;
-                        let verdict = Arc::new(verdict);
-                        self.store_verdict(writer, reader, verdict.clone());
-                        verdict
+        let mut computed = false;
+        if !strategy.directions().is_empty() {
+            for index in 0..history {
+                let mut old = self.fetch(source, Which::Existing(index))?;
+                for &direction in strategy.directions() {
+                    let verdict = match self.cached_verdict(&old.entry, &new.entry, direction) {
+                        Some(verdict) => verdict,
+                        None => {
+                            computed = true;
+                            let new_schema = self.schema(&mut new, Which::New)?;
+                            let old_schema = self.schema(&mut old, Which::Existing(index))?;
+                            let (w, r) = match direction {
+                                Direction::ExistingWritesNewReads => (old_schema, new_schema),
+                                Direction::NewWritesExistingReads => (new_schema, old_schema),
+                            };
+                            let verdict = walk::can_read(w.root(), r.root(), &mut budget)
+                                .ok_or_else(|| too_much_work(&self.limits, history))?;
+                            let verdict = Arc::new(verdict);
+                            self.store_verdict(&old.entry, &new.entry, direction, &verdict);
+                            verdict
+                        }
+                    };
+                    if verdict.is_empty() {
+                        continue;
                     }
-                };
-                if verdict.is_empty() {
-                    continue;
-                }
-                let sha256 = self
-                    .summary(&mut old, key, which, &mut load)?
-                    .sha256
-                    .clone();
-                findings.extend(verdict.iter().map(|found| Finding {
-                    rule: found.rule.id,
-                    severity: found.rule.severity,
-                    strategy: strategy_name.clone(),
-                    direction: Some(direction),
-                    existing: Some(ExistingRef {
+                    let existing = ExistingRef {
                         index,
-                        sha256: sha256.clone(),
-                    }),
-                    path: match &found.violation.field {
-                        Some(field) => format!("{}.{field}", found.path),
-                        None => found.path.clone(),
-                    },
-                    field_number: found.violation.number,
-                    writer: found.violation.writer.clone(),
-                    reader: found.violation.reader.clone(),
-                }));
+                        sha256: old.entry.sha256.clone(),
+                    };
+                    report.add(
+                        verdict.failures,
+                        verdict.warnings,
+                        verdict.found.iter().map(|found| Finding {
+                            rule: found.rule.id,
+                            severity: found.rule.severity,
+                            strategy: strategy_name.clone(),
+                            direction: Some(direction),
+                            existing: Some(existing.clone()),
+                            path: found.path.clone(),
+                            field_number: found.number,
+                            writer: found.writer.clone(),
+                            reader: found.reader.clone(),
+                        }),
+                    );
+                }
             }
         }
-        let report = report(findings);
-        for warning in &report.warnings {
-            log::warn!("PROTOBUF_NATIVE schema check: {}", warning.render());
+        if computed {
+            log_warnings(&report);
         }
         Ok(report)
     }
 
-    fn summary(
-        &self,
-        fetched: &mut Fetched,
-        key: SchemaKey,
-        which: Which,
-        load: &mut impl FnMut(Which) -> Result<Vec<u8>, String>,
-    ) -> Result<Arc<Summary>, CheckError> {
-        if fetched.summary.is_none() {
-            fetched.summary = lock(&self.summaries).get(&key).cloned();
+    /// The remembered entry for one schema of the source, confirmed byte for byte, or a new
+    /// one decoded from a copy of its bytes.
+    fn fetch(&self, source: &mut impl SchemaSource, which: Which) -> Result<Fetched, CheckError> {
+        let (key, size, hit) = source
+            .inspect(which, |bytes| {
+                let key = self.digest.of(bytes);
+                let candidate = lock(&self.schemas).get(&key);
+                let hit = candidate.filter(|entry| *entry.data == *bytes);
+                (key, bytes.len(), hit)
+            })
+            .map_err(CheckError::Internal)?;
+        if let Some(entry) = hit {
+            return Ok(Fetched {
+                entry,
+                schema: None,
+            });
         }
-        if fetched.summary.is_none() {
-            self.decode(fetched, key, which, load)?;
+        // Past the size limit the bytes are neither copied nor remembered.
+        if let Err(refused) = self.limits.check_size(size) {
+            return Ok(Fetched {
+                entry: Arc::new(Remembered {
+                    id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+                    data: Box::new([]),
+                    sha256: source
+                        .inspect(which, short_sha256)
+                        .map_err(CheckError::Internal)?,
+                    root: Err(refused),
+                }),
+                schema: None,
+            });
         }
-        fetched
-            .summary
-            .clone()
-            .ok_or_else(|| CheckError::Internal("a schema decoded without a summary".into()))
-    }
-
-    fn schema(
-        &self,
-        fetched: &mut Fetched,
-        key: SchemaKey,
-        which: Which,
-        load: &mut impl FnMut(Which) -> Result<Vec<u8>, String>,
-    ) -> Result<Arc<Schema>, CheckError> {
-        if fetched.schema.is_none() {
-            fetched.schema = lock(&self.decoded)
-                .entries
-                .get(&key)
-                .map(|(s, _)| s.clone());
-        }
-        if fetched.schema.is_none() {
-            self.decode(fetched, key, which, load)?;
-        }
-        match &fetched.schema {
-            Some(schema) => Ok(schema.clone()),
-            None => {
-                let summary = self.summary(fetched, key, which, load)?;
-                Err(usable(&summary, which).err().unwrap_or_else(|| {
-                    CheckError::Internal("a usable schema did not decode".into())
-                }))
-            }
-        }
-    }
-
-    /// Decodes (outside any lock: other checks go on meanwhile) and remembers the result.
-    fn decode(
-        &self,
-        fetched: &mut Fetched,
-        key: SchemaKey,
-        which: Which,
-        load: &mut impl FnMut(Which) -> Result<Vec<u8>, String>,
-    ) -> Result<(), CheckError> {
-        let data = load(which).map_err(CheckError::Internal)?;
+        let data = source.copy(which).map_err(CheckError::Internal)?;
         let decoded = Schema::decode_within(&data, &self.limits);
-        let summary = Arc::new(Summary {
+        let entry = Arc::new(Remembered {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             sha256: short_sha256(&data),
             root: decoded
                 .as_ref()
                 .map(|s| s.root().full_name().to_owned())
                 .map_err(Clone::clone),
+            data: data.into_boxed_slice(),
         });
-        if self.bounds.max_schemas > 0 {
-            lock(&self.summaries).put(key, summary.clone());
-        }
+        lock(&self.schemas).put(key, entry.clone(), entry.weight());
         let schema = decoded.ok().map(Arc::new);
         if let Some(schema) = &schema {
-            self.store_decoded(
-                key,
-                schema.clone(),
-                data.len().saturating_mul(DECODED_SIZE_FACTOR),
-            );
+            let weight = entry.data.len().saturating_mul(DECODED_SIZE_FACTOR);
+            lock(&self.decoded).put(entry.id, schema.clone(), weight);
         }
-        *fetched = Fetched {
-            summary: Some(summary),
-            schema,
-        };
-        Ok(())
+        Ok(Fetched { entry, schema })
     }
 
-    fn store_decoded(&self, key: SchemaKey, schema: Arc<Schema>, weight: usize) {
-        let limit = self.bounds.max_decoded_bytes;
-        if weight > limit {
-            return;
+    /// The decoded schema of a fetched entry: kept, cached, or decoded again from the entry's
+    /// own bytes (never read from the source again).
+    fn schema(&self, fetched: &mut Fetched, which: Which) -> Result<Arc<Schema>, CheckError> {
+        if let Some(schema) = &fetched.schema {
+            return Ok(schema.clone());
         }
-        let mut cache = lock(&self.decoded);
-        if let Some((_, old_weight)) = cache.entries.put(key, (schema, weight)) {
-            cache.bytes -= old_weight;
-        }
-        cache.bytes += weight;
-        while cache.bytes > limit {
-            match cache.entries.pop_lru() {
-                Some((_, (_, evicted))) => cache.bytes -= evicted,
-                None => break,
+        usable(&fetched.entry, which)?;
+        let cached = lock(&self.decoded).get(&fetched.entry.id);
+        let schema = match cached {
+            Some(schema) => schema,
+            None => {
+                let schema = Schema::decode_within(&fetched.entry.data, &self.limits)
+                    .map(Arc::new)
+                    .map_err(|e| {
+                        CheckError::Internal(format!(
+                            "a schema that decoded once failed: {}",
+                            e.message
+                        ))
+                    })?;
+                let weight = fetched.entry.data.len().saturating_mul(DECODED_SIZE_FACTOR);
+                lock(&self.decoded).put(fetched.entry.id, schema.clone(), weight);
+                schema
             }
-        }
+        };
+        fetched.schema = Some(schema.clone());
+        Ok(schema)
     }
 
-    fn cached_verdict(&self, writer: SchemaKey, reader: SchemaKey) -> Option<Verdict> {
-        if writer == reader {
+    fn cached_verdict(
+        &self,
+        old: &Remembered,
+        new: &Remembered,
+        direction: Direction,
+    ) -> Option<Arc<Verdict>> {
+        if old.id == new.id || old.data == new.data {
             // The same bytes on both sides: no rule can find anything.
-            return Some(Arc::new(Vec::new()));
+            return Some(Arc::new(Verdict::default()));
         }
-        lock(&self.verdicts).get(&(writer, reader)).cloned()
+        lock(&self.verdicts).get(&pair_key(old, new, direction))
     }
 
-    fn store_verdict(&self, writer: SchemaKey, reader: SchemaKey, verdict: Verdict) {
-        if self.bounds.max_verdicts > 0 {
-            lock(&self.verdicts).put((writer, reader), verdict);
-        }
+    fn store_verdict(
+        &self,
+        old: &Remembered,
+        new: &Remembered,
+        direction: Direction,
+        verdict: &Arc<Verdict>,
+    ) {
+        lock(&self.verdicts).put(
+            pair_key(old, new, direction),
+            verdict.clone(),
+            verdict.weight(),
+        );
+    }
+}
+
+/// (writer, reader) identities of a compared pair.
+fn pair_key(old: &Remembered, new: &Remembered, direction: Direction) -> (u64, u64) {
+    match direction {
+        Direction::ExistingWritesNewReads => (old.id, new.id),
+        Direction::NewWritesExistingReads => (new.id, old.id),
+    }
+}
+
+/// How many warning lines one check may log besides its summary.
+const LOGGED_WARNINGS: usize = 3;
+
+/// One summary line and the first few warnings, for a check that compared something new; a
+/// check answered from the caches logs nothing, so reconnecting clients cannot fill the log.
+fn log_warnings(report: &Report) {
+    if report.total_warnings == 0 {
+        return;
+    }
+    log::warn!("PROTOBUF_NATIVE schema check: {}", report.summary());
+    for warning in report.warnings.iter().take(LOGGED_WARNINGS) {
+        log::warn!("PROTOBUF_NATIVE schema check: {}", warning.render());
+    }
+    let unlogged = report.total_warnings.saturating_sub(LOGGED_WARNINGS);
+    if unlogged > 0 {
+        log::warn!("PROTOBUF_NATIVE schema check: {unlogged} more warnings not logged");
     }
 }
 
@@ -418,15 +489,15 @@ fn too_much_work(limits: &Limits, history: usize) -> CheckError {
     ))
 }
 
-fn usable(summary: &Summary, which: Which) -> Result<&str, CheckError> {
-    summary.root.as_deref().map_err(|e| {
+fn usable(entry: &Remembered, which: Which) -> Result<&str, CheckError> {
+    entry.root.as_deref().map_err(|e| {
         let schema = match which {
             Which::New => SchemaRole::New {
-                sha256: summary.sha256.clone(),
+                sha256: entry.sha256.clone(),
             },
             Which::Existing(index) => SchemaRole::Existing {
                 index,
-                sha256: summary.sha256.clone(),
+                sha256: entry.sha256.clone(),
             },
         };
         CheckError::Schema(SchemaError {

@@ -8,28 +8,34 @@
 //! - `walk`: `canRead(writer, reader)` over every reachable message pair;
 //! - [`strategy`]: which pairs a strategy compares;
 //! - [`report`]: findings, bounded text and JSON renderings;
-//! - [`checker`]: the check over a history, with bounded caches of decoded schemas and of
-//!   pairwise results (the broker plugin keeps one [`Checker`] for its lifetime).
+//! - [`settings`]: every cache bound and resource limit, named and defaulted once;
+//! - [`checker`]: the check over a history, with bounded caches of remembered schemas, decoded
+//!   schemas and pairwise results (the broker plugin keeps one [`Checker`] for its lifetime);
+//! - `cache`: the byte-bounded maps behind them, and the digest that finds a schema (a hit is
+//!   always confirmed against the bytes).
 //!
 //! Nothing here knows about JNI or the CLI.
 
+mod cache;
 pub mod checker;
 pub mod error;
 pub mod limits;
 pub mod report;
 pub mod rules;
 pub mod schema;
+pub mod settings;
 pub mod strategy;
 mod walk;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-pub use checker::{schema_key, Bounds, CacheStats, Checker, SchemaKey, Which, DECODED_SIZE_FACTOR};
+pub use checker::{Bounds, CacheStats, Checker, SchemaSource, Slices, Which, DECODED_SIZE_FACTOR};
 pub use error::{CheckError, DecodeError, ErrorRule, SchemaError, SchemaRole};
 pub use limits::Limits;
 pub use report::{ExistingRef, Finding, Report};
 pub use rules::{RuleId, Severity};
 pub use schema::Schema;
+pub use settings::{Setting, Settings, SETTINGS};
 pub use strategy::{Direction, Strategy};
 
 /// Checks `proposed` against every schema of `existing` (oldest first, as the broker passes
@@ -57,14 +63,19 @@ pub fn check_code(existing: &[&[u8]], proposed: &[u8], code: i32) -> Result<Repo
 /// Runs `f`, turning a panic into [`CheckError::Internal`] with the panic's message. Every
 /// entry point of the engine goes through it.
 pub fn contain_panics<T>(f: impl FnOnce() -> Result<T, CheckError>) -> Result<T, CheckError> {
-    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
-        let message = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "panic with no message".to_owned());
-        Err(CheckError::Internal(schema::truncate(&message, 300)))
-    })
+    catch_unwind(AssertUnwindSafe(f))
+        .unwrap_or_else(|payload| Err(CheckError::Internal(panic_message(payload.as_ref()))))
+}
+
+/// The message a panic was raised with (`panic!("{}", ...)` included), cut to 300
+/// characters, for the error that reports it.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    let message = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic with no message".to_owned());
+    schema::truncate(&message, 300)
 }
 
 #[cfg(test)]

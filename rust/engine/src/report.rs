@@ -9,6 +9,10 @@ use crate::strategy::Direction;
 /// size it stops being read and starts being a problem for logs.
 pub const TEXT_LIMIT: usize = 4096;
 
+/// Findings of each severity kept per compared pair and per report: more than a 4 KiB text
+/// can show. The rest are counted, never held (RULES.md section 4).
+pub const KEPT_FINDINGS: usize = 64;
+
 /// An existing schema, as findings name it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ExistingRef {
@@ -66,6 +70,10 @@ pub struct Report {
     pub existing_schemas: usize,
     /// The first 12 hex digits of the SHA-256 of the proposed schema's data.
     pub new_schema_sha256: String,
+    /// How many failures the check found; the first [`KEPT_FINDINGS`] are in `failures`.
+    pub total_failures: usize,
+    /// How many warnings the check found; the first [`KEPT_FINDINGS`] are in `warnings`.
+    pub total_warnings: usize,
     pub failures: Vec<Finding>,
     pub warnings: Vec<Finding>,
 }
@@ -75,18 +83,37 @@ impl Report {
         strategy: String,
         existing_schemas: usize,
         new_schema_sha256: String,
-        findings: Vec<Finding>,
     ) -> Report {
-        let (failures, warnings): (Vec<Finding>, Vec<Finding>) = findings
-            .into_iter()
-            .partition(|f| f.severity == Severity::Failure);
         Report {
-            compatible: failures.is_empty(),
+            compatible: true,
             strategy,
             existing_schemas,
             new_schema_sha256,
-            failures,
-            warnings,
+            total_failures: 0,
+            total_warnings: 0,
+            failures: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Counts `failures` and `warnings` more findings, of which `kept` are the first ones.
+    pub(crate) fn add(
+        &mut self,
+        failures: usize,
+        warnings: usize,
+        kept: impl Iterator<Item = Finding>,
+    ) {
+        self.total_failures += failures;
+        self.total_warnings += warnings;
+        self.compatible = self.total_failures == 0;
+        for finding in kept {
+            let list = match finding.severity {
+                Severity::Failure => &mut self.failures,
+                Severity::Warning => &mut self.warnings,
+            };
+            if list.len() < KEPT_FINDINGS {
+                list.push(finding);
+            }
         }
     }
 
@@ -102,11 +129,11 @@ impl Report {
             self.new_schema_sha256, self.strategy
         );
         if !self.compatible {
-            summary.push_str(&format!("{}, ", count(self.failures.len(), "violation")));
+            summary.push_str(&format!("{}, ", count(self.total_failures, "violation")));
         }
         summary.push_str(&format!(
             "{} against {}",
-            count(self.warnings.len(), "warning"),
+            count(self.total_warnings, "warning"),
             count(self.existing_schemas, "existing schema")
         ));
         summary
@@ -120,7 +147,9 @@ impl Report {
                 .iter()
                 .map(|w| format!("warning: {}", w.render())),
         );
-        bounded_lines(&self.summary(), lines, TEXT_LIMIT)
+        let unlisted =
+            self.total_failures + self.total_warnings - self.failures.len() - self.warnings.len();
+        bounded_lines(&self.summary(), lines, unlisted, TEXT_LIMIT)
     }
 
     pub fn to_json(&self) -> String {
@@ -137,8 +166,14 @@ fn count(n: usize, noun: &str) -> String {
 }
 
 /// Joins `first` and `lines` with newlines into at most `limit` bytes, ending with a line that
-/// says how many lines were left out. A line longer than a quarter of the limit is cut.
-pub fn bounded_lines(first: &str, lines: impl Iterator<Item = String>, limit: usize) -> String {
+/// says how many lines were left out (those that did not fit, plus `unlisted` that were never
+/// given). A line longer than a quarter of the limit is cut.
+pub fn bounded_lines(
+    first: &str,
+    lines: impl Iterator<Item = String>,
+    unlisted: usize,
+    limit: usize,
+) -> String {
     // Room kept for the "… N more" line.
     const TAIL: usize = 64;
     let budget = limit.saturating_sub(TAIL);
@@ -153,6 +188,7 @@ pub fn bounded_lines(first: &str, lines: impl Iterator<Item = String>, limit: us
             omitted += 1;
         }
     }
+    omitted += unlisted;
     if omitted > 0 {
         let plural = if omitted == 1 { "" } else { "s" };
         text.push_str(&format!("\n… and {omitted} more finding{plural} not shown"));

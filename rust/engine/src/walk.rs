@@ -2,19 +2,126 @@
 //! matched by number, and applies every rule of [`RULES`] to each pair once.
 //!
 //! Breadth-first with an explicit queue, so recursive types terminate (each pair is compared
-//! once) and a chain thousands of messages deep costs heap, not stack.
+//! once) and a chain thousands of messages deep costs heap, not stack. What one pair's walk
+//! holds stays bounded whatever the schemas produce: a path is a parent index per queued pair,
+//! rendered (and cut) only for the findings that are kept, and only the first
+//! [`KEPT_FINDINGS`] findings of each severity are kept; the rest are counted.
 
 use std::collections::{HashSet, VecDeque};
 
-use prost_reflect::MessageDescriptor;
+use prost_reflect::{FieldDescriptor, MessageDescriptor};
 
-use crate::rules::{Check, FieldPair, MessagePair, Rule, TypeRef, Violation, RULES};
+use crate::report::{cut, KEPT_FINDINGS};
+use crate::rules::{Check, FieldPair, MessagePair, Rule, Severity, TypeRef, Violation, RULES};
+
+/// Longest path kept in a finding; a longer one keeps its root and its last fields.
+const PATH_LIMIT: usize = 512;
+/// Longest writer or reader description kept in a finding.
+const DESCRIPTION_LIMIT: usize = 256;
 
 /// A rule's finding with the path of the pair it was found in.
 pub(crate) struct Found {
     pub rule: &'static Rule,
+    /// The path from the root, the finding's field included.
     pub path: String,
-    pub violation: Violation,
+    pub number: Option<u32>,
+    pub writer: String,
+    pub reader: String,
+}
+
+/// What `canRead` found for one writer/reader pair: the first findings and how many in all.
+#[derive(Default)]
+pub(crate) struct Verdict {
+    pub found: Vec<Found>,
+    pub failures: usize,
+    pub warnings: usize,
+}
+
+impl Verdict {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.failures == 0 && self.warnings == 0
+    }
+
+    /// Roughly what the verdict takes in memory, for the byte-bounded result cache.
+    pub(crate) fn weight(&self) -> usize {
+        std::mem::size_of::<Verdict>()
+            + self
+                .found
+                .iter()
+                .map(|f| {
+                    std::mem::size_of::<Found>() + f.path.len() + f.writer.len() + f.reader.len()
+                })
+                .sum::<usize>()
+    }
+
+    fn record(
+        &mut self,
+        rule: &'static Rule,
+        path: impl FnOnce(Option<&str>) -> String,
+        v: Violation,
+    ) {
+        let seen = match rule.severity {
+            Severity::Failure => &mut self.failures,
+            Severity::Warning => &mut self.warnings,
+        };
+        *seen += 1;
+        if *seen <= KEPT_FINDINGS {
+            self.found.push(Found {
+                rule,
+                path: path(v.field.as_deref()),
+                number: v.number,
+                writer: cut(&v.writer, DESCRIPTION_LIMIT),
+                reader: cut(&v.reader, DESCRIPTION_LIMIT),
+            });
+        }
+    }
+}
+
+/// One queued message pair's place in the walk: the pair it was reached from, and through
+/// which reader field. Index 0 is the root pair.
+struct Step {
+    parent: usize,
+    field: Option<FieldDescriptor>,
+}
+
+struct Paths {
+    root: String,
+    steps: Vec<Step>,
+}
+
+impl Paths {
+    /// `root.a.b.field`, at most [`PATH_LIMIT`] bytes: past that the root, `…`, and as many of
+    /// the last names as fit.
+    fn render(&self, mut step: usize, field: Option<&str>) -> String {
+        let mut names: Vec<&str> = field.into_iter().collect();
+        while let Some(through) = &self.steps[step].field {
+            names.push(through.name());
+            step = self.steps[step].parent;
+        }
+        let full: usize = self.root.len() + names.iter().map(|n| n.len() + 1).sum::<usize>();
+        if full <= PATH_LIMIT {
+            let mut path = self.root.clone();
+            for name in names.iter().rev() {
+                path.push('.');
+                path.push_str(name);
+            }
+            return path;
+        }
+        let head = cut(&self.root, PATH_LIMIT / 4);
+        let mut tail: Vec<String> = Vec::new();
+        let mut room = PATH_LIMIT - head.len() - 32;
+        for name in &names {
+            let name = cut(name, PATH_LIMIT / 4);
+            if name.len() + 1 > room {
+                break;
+            }
+            room -= name.len() + 1;
+            tail.push(name);
+        }
+        let skipped = names.len() - tail.len();
+        tail.reverse();
+        format!("{head}.…({skipped} more).{}", tail.join("."))
+    }
 }
 
 /// `None` when comparing would take more than `budget` field pairs (what it used is taken off).
@@ -22,35 +129,35 @@ pub(crate) fn can_read(
     writer: &MessageDescriptor,
     reader: &MessageDescriptor,
     budget: &mut usize,
-) -> Option<Vec<Found>> {
-    let mut found = Vec::new();
+) -> Option<Verdict> {
+    let mut verdict = Verdict::default();
     let roots = MessagePair { writer, reader };
     for rule in RULES {
         if let Check::Roots(check) = rule.check {
             if let Some(violation) = check(&roots) {
                 // Different root messages are different types: comparing their fields
                 // would only add noise to a verdict that is already final.
-                found.push(Found {
-                    rule,
-                    path: reader.full_name().to_owned(),
-                    violation,
-                });
-                return Some(found);
+                let path = cut(reader.full_name(), PATH_LIMIT);
+                verdict.record(rule, |_| path, violation);
+                return Some(verdict);
             }
         }
     }
 
+    let mut paths = Paths {
+        root: writer.full_name().to_owned(),
+        steps: vec![Step {
+            parent: 0,
+            field: None,
+        }],
+    };
     let mut compared: HashSet<String> = HashSet::new();
-    let mut queue: VecDeque<(MessageDescriptor, MessageDescriptor, String)> = VecDeque::new();
+    let mut queue: VecDeque<(MessageDescriptor, MessageDescriptor, usize)> = VecDeque::new();
     compared.insert(writer.full_name().to_owned());
-    queue.push_back((
-        writer.clone(),
-        reader.clone(),
-        writer.full_name().to_owned(),
-    ));
+    queue.push_back((writer.clone(), reader.clone(), 0));
 
     let mut violations = Vec::new();
-    while let Some((writer, reader, path)) = queue.pop_front() {
+    while let Some((writer, reader, step)) = queue.pop_front() {
         let pair = MessagePair {
             writer: &writer,
             reader: &reader,
@@ -59,11 +166,9 @@ pub(crate) fn can_read(
         for &rule in &rules {
             if let Check::Messages(check) = rule.check {
                 check(&pair, &mut violations);
-                found.extend(violations.drain(..).map(|violation| Found {
-                    rule,
-                    path: path.clone(),
-                    violation,
-                }));
+                for violation in violations.drain(..) {
+                    verdict.record(rule, |field| paths.render(step, field), violation);
+                }
             }
         }
         for writer_field in writer.fields() {
@@ -75,21 +180,20 @@ pub(crate) fn can_read(
             for &rule in &rules {
                 if let Check::Fields(check) = rule.check {
                     if let Some(violation) = check(&fields) {
-                        found.push(Found {
-                            rule,
-                            path: path.clone(),
-                            violation,
-                        });
+                        verdict.record(rule, |field| paths.render(step, field), violation);
                     }
                 }
             }
             if let Some((w, r)) = TypeRef::same_message(&fields.writer_type, &fields.reader_type) {
                 if compared.insert(w.full_name().to_owned()) {
-                    let child_path = format!("{path}.{}", reader_field.name());
-                    queue.push_back((w.clone(), r.clone(), child_path));
+                    paths.steps.push(Step {
+                        parent: step,
+                        field: Some(reader_field.clone()),
+                    });
+                    queue.push_back((w.clone(), r.clone(), paths.steps.len() - 1));
                 }
             }
         }
     }
-    Some(found)
+    Some(verdict)
 }

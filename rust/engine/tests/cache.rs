@@ -2,9 +2,7 @@
 
 mod support;
 
-use std::cell::Cell;
-
-use protocompat::{check, schema_key, Bounds, CheckError, Checker, Strategy, Which};
+use protocompat::{check, Bounds, CheckError, Checker, SchemaSource, Strategy, Which};
 use support::schema_from_text;
 
 fn version(field: &str) -> Vec<u8> {
@@ -14,27 +12,48 @@ fn version(field: &str) -> Vec<u8> {
     )
 }
 
-/// Runs a check through `check_keyed`, counting how often the loader is asked for bytes.
+/// Slices that count how often a check copies one out (it decodes only what it copies).
+struct Counting<'a> {
+    existing: &'a [&'a [u8]],
+    proposed: &'a [u8],
+    copies: usize,
+}
+
+impl SchemaSource for Counting<'_> {
+    fn existing(&self) -> usize {
+        self.existing.len()
+    }
+
+    fn inspect<R>(&mut self, which: Which, f: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
+        Ok(f(match which {
+            Which::New => self.proposed,
+            Which::Existing(i) => self.existing[i],
+        }))
+    }
+
+    fn copy(&mut self, which: Which) -> Result<Vec<u8>, String> {
+        self.copies += 1;
+        self.inspect(which, <[u8]>::to_vec)
+    }
+}
+
+/// Runs a check, counting how often it copies a schema out of the source.
 fn counted(
     checker: &Checker,
     existing: &[&[u8]],
     proposed: &[u8],
     strategy: Strategy,
 ) -> (String, usize) {
-    let loads = Cell::new(0);
-    let keys: Vec<_> = existing.iter().map(|d| schema_key(d)).collect();
-    let result = checker.check_keyed(&keys, schema_key(proposed), strategy.code(), |which| {
-        loads.set(loads.get() + 1);
-        Ok(match which {
-            Which::New => proposed.to_vec(),
-            Which::Existing(i) => existing[i].to_vec(),
-        })
-    });
-    let text = match result {
+    let mut source = Counting {
+        existing,
+        proposed,
+        copies: 0,
+    };
+    let text = match checker.check_source(&mut source, strategy.code()) {
         Ok(report) => report.render_text(),
         Err(e) => e.to_string(),
     };
-    (text, loads.get())
+    (text, source.copies)
 }
 
 #[test]
@@ -94,6 +113,7 @@ fn bounds_are_held_whatever_the_traffic() {
         max_schemas: 8,
         max_decoded_bytes: biggest * protocompat::DECODED_SIZE_FACTOR * 5,
         max_verdicts: 7,
+        ..Bounds::DEFAULT
     };
     let checker = Checker::new(bounds);
     for pair in schemas.windows(2) {
@@ -138,11 +158,18 @@ fn bad_schemas_are_remembered_as_bad() {
 }
 
 #[test]
-fn a_failing_loader_is_an_internal_error() {
+fn a_failing_source_is_an_internal_error() {
+    struct Gone;
+    impl SchemaSource for Gone {
+        fn existing(&self) -> usize {
+            1
+        }
+        fn inspect<R>(&mut self, _: Which, _: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
+            Err("the array went away".into())
+        }
+    }
     let checker = Checker::new(Bounds::DEFAULT);
-    let result = checker.check_keyed(&[1], 2, Strategy::Full.code(), |_| {
-        Err("the array went away".into())
-    });
+    let result = checker.check_source(&mut Gone, Strategy::Full.code());
     assert_eq!(
         result.unwrap_err(),
         CheckError::Internal("the array went away".into())

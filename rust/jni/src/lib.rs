@@ -1,19 +1,20 @@
 //! The JNI boundary of the broker plugin, and nothing else: Java arrays in, the engine's
-//! verdict out as a return code or a Java exception. Every entry point goes through
-//! `EnvUnowned::with_env` (which catches panics) and [`policy::ThrowCheckException`] (which
-//! turns every error and panic into one exception type carrying our message).
+//! verdict out as a return code or a Java exception. Every native method runs its body through
+//! [`native`], which catches panics and turns every error into one exception type
+//! ([`policy::ThrowCheckException`]).
 
+mod arrays;
 mod logging;
 mod policy;
 
 use std::sync::OnceLock;
 
-use jni::elements::ReleaseMode;
-use jni::objects::{JByteArray, JClass, JLongArray, JObjectArray};
-use jni::sys::{jboolean, jint, jlong};
+use jni::objects::{JByteArray, JClass, JObjectArray, JString};
+use jni::sys::{jboolean, jint};
 use jni::{Env, EnvUnowned};
-use protocompat::{schema_key, Bounds, Checker, Limits, SchemaKey, Which};
+use protocompat::{Checker, Settings, SETTINGS};
 
+use arrays::JavaSchemas;
 use policy::{BridgeError, ThrowCheckException};
 
 /// Returned when the schema is compatible. Anything else, including the 0 a failed call
@@ -29,7 +30,24 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 static CHECKER: OnceLock<Checker> = OnceLock::new();
 
 fn checker() -> &'static Checker {
-    CHECKER.get_or_init(|| Checker::new(Bounds::DEFAULT))
+    CHECKER.get_or_init(|| {
+        let settings = Settings::DEFAULT;
+        Checker::with_limits(settings.bounds, settings.limits)
+    })
+}
+
+/// How a setting is spelled for an operator: the system property that sets it.
+fn property(name: &str) -> String {
+    format!("-Dprotocompat.{name}")
+}
+
+/// The one way into Rust from Java: runs `body`, and turns its error or panic into a thrown
+/// `ProtocompatException` (and the default value, which Java never sees).
+fn native<'local, T: Default + 'local>(
+    mut env: EnvUnowned<'local>,
+    body: impl FnOnce(&mut Env<'local>) -> Result<T, BridgeError>,
+) -> T {
+    env.with_env(body).resolve::<ThrowCheckException>()
 }
 
 /// `NativeChecker.checkCompatible(byte[][] from, byte[] to, int strategy)`.
@@ -37,64 +55,53 @@ fn checker() -> &'static Checker {
 pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_NativeChecker_checkCompatible<
     'local,
 >(
-    mut unowned_env: EnvUnowned<'local>,
+    env: EnvUnowned<'local>,
     _class: JClass<'local>,
     from: JObjectArray<'local, JByteArray<'local>>,
     to: JByteArray<'local>,
     strategy: jint,
 ) -> jint {
-    unowned_env
-        .with_env(|env| -> Result<jint, BridgeError> {
-            logging::install(env);
-            let existing = history_keys(env, &from)?;
-            let proposed = key_in_place(env, &to, "the new schema")?;
-            let report = checker().check_keyed(&existing, proposed, strategy, |which| {
-                read_schema(env, &from, &to, which)
-            })?;
-            if report.compatible {
-                Ok(COMPATIBLE)
-            } else {
-                Err(BridgeError::Incompatible(report.render_text()))
-            }
-        })
-        .resolve::<ThrowCheckException>()
+    native(env, |env| {
+        logging::install(env);
+        let mut schemas = JavaSchemas::new(env, &from, &to)?;
+        let report = checker().check_source(&mut schemas, strategy)?;
+        if report.compatible {
+            Ok(COMPATIBLE)
+        } else {
+            Err(BridgeError::Incompatible(report.render_text()))
+        }
+    })
 }
 
-/// `NativeChecker.configure(long[] settings)`: the cache bounds {maxSchemas, maxDecodedBytes,
-/// maxVerdicts} then the limits {maxSchemaBytes, maxFiles, maxMessages, maxFields,
-/// maxFieldComparisons}; true if applied, false if a check already ran with the defaults.
+/// `NativeChecker.configure(String[] names, String[] values)`: the settings an operator set,
+/// by name (`cache.maxSchemas`, ...); true if applied, false if a check already ran with the
+/// defaults.
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_NativeChecker_configure<
     'local,
 >(
-    mut unowned_env: EnvUnowned<'local>,
+    env: EnvUnowned<'local>,
     _class: JClass<'local>,
-    settings: JLongArray<'local>,
+    names: JObjectArray<'local, JString<'local>>,
+    values: JObjectArray<'local, JString<'local>>,
 ) -> jboolean {
-    unowned_env
-        .with_env(|env| -> Result<jboolean, BridgeError> {
-            let mut values = [0 as jlong; 8];
-            if settings.is_null() || settings.len(env)? != values.len() {
-                return Err(BridgeError::Input("configure takes 8 settings".into()));
-            }
-            settings.get_region(env, 0, &mut values)?;
-            let [schemas, decoded, verdicts, bytes, files, messages, fields, comparisons] =
-                values.map(|v| usize::try_from(v.max(0)).unwrap_or(usize::MAX));
-            let bounds = Bounds {
-                max_schemas: schemas,
-                max_decoded_bytes: decoded,
-                max_verdicts: verdicts,
-            };
-            let limits = Limits {
-                max_schema_bytes: bytes,
-                max_files: files,
-                max_messages: messages,
-                max_fields: fields,
-                max_field_comparisons: comparisons,
-            };
-            Ok(CHECKER.set(Checker::with_limits(bounds, limits)).is_ok())
-        })
-        .resolve::<ThrowCheckException>()
+    native(env, |env| {
+        let names = arrays::strings(env, &names, "setting names")?;
+        let values = arrays::strings(env, &values, "setting values")?;
+        if names.len() != values.len() {
+            return Err(BridgeError::Input(
+                "configure takes as many values as names".into(),
+            ));
+        }
+        let mut settings = Settings::DEFAULT;
+        for (name, value) in names.iter().zip(&values) {
+            settings
+                .set(name, value, property)
+                .map_err(BridgeError::Setting)?;
+        }
+        let checker = Checker::with_limits(settings.bounds, settings.limits);
+        Ok(CHECKER.set(checker).is_ok())
+    })
 }
 
 /// `NativeChecker.clearCaches()`.
@@ -102,112 +109,43 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
 pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_NativeChecker_clearCaches<
     'local,
 >(
-    mut unowned_env: EnvUnowned<'local>,
+    env: EnvUnowned<'local>,
     _class: JClass<'local>,
 ) {
-    unowned_env
-        .with_env(|_env| -> Result<(), BridgeError> {
-            checker().clear();
-            Ok(())
-        })
-        .resolve::<ThrowCheckException>()
+    native(env, |_env| {
+        checker().clear();
+        Ok(())
+    })
 }
 
-/// `NativeChecker.cacheStats()`: {schemas, decoded schemas, their estimated bytes, verdicts,
-/// then the three bounds, then the five limits}.
+/// `NativeChecker.cacheStats()`: `name=value` pairs separated by spaces, what the caches hold
+/// (`schemas`, `schemaDataBytes`, `decoded`, `decodedBytes`, `verdicts`, `verdictBytes`) then
+/// every setting in force (`cache.maxSchemas=...`, `limit.maxFields=...`).
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_NativeChecker_cacheStats<
     'local,
 >(
-    mut unowned_env: EnvUnowned<'local>,
+    env: EnvUnowned<'local>,
     _class: JClass<'local>,
-) -> JLongArray<'local> {
-    unowned_env
-        .with_env(|env| -> Result<JLongArray<'local>, BridgeError> {
-            let stats = checker().stats();
-            let bounds = checker().bounds();
-            let limits = checker().limits();
-            let values = [
-                stats.schemas,
-                stats.decoded,
-                stats.decoded_bytes,
-                stats.verdicts,
-                bounds.max_schemas,
-                bounds.max_decoded_bytes,
-                bounds.max_verdicts,
-                limits.max_schema_bytes,
-                limits.max_files,
-                limits.max_messages,
-                limits.max_fields,
-                limits.max_field_comparisons,
-            ]
-            .map(|v| jlong::try_from(v).unwrap_or(jlong::MAX));
-            let array = env.new_long_array(values.len())?;
-            array.set_region(env, 0, &values)?;
-            Ok(array)
-        })
-        .resolve::<ThrowCheckException>()
-}
-
-fn history_keys(
-    env: &mut Env<'_>,
-    from: &JObjectArray<'_, JByteArray<'_>>,
-) -> Result<Vec<SchemaKey>, BridgeError> {
-    if from.is_null() {
-        return Err(BridgeError::Input(
-            "the list of existing schemas is null".into(),
-        ));
-    }
-    let count = from.len(env)?;
-    let mut keys = Vec::with_capacity(count);
-    for index in 0..count {
-        let element = from.get_element(env, index)?;
-        let key = key_in_place(env, &element, &format!("existing schema #{index}"));
-        // A history of thousands of versions must not fill the local reference table.
-        env.delete_local_ref(element);
-        keys.push(key?);
-    }
-    Ok(keys)
-}
-
-/// Hashes a Java byte array where it lies, without copying it: a warm check never copies a
-/// schema it has seen before.
-fn key_in_place(
-    env: &Env<'_>,
-    array: &JByteArray<'_>,
-    what: &str,
-) -> Result<SchemaKey, BridgeError> {
-    if array.is_null() {
-        return Err(BridgeError::Input(format!(
-            "{what} has no schema data (null)"
-        )));
-    }
-    // SAFETY: the critical section only hashes the elements; no JNI call is made while it is
-    // held, and NoCopyBack leaves the array unchanged.
-    let elements = unsafe { array.get_elements_critical(env, ReleaseMode::NoCopyBack)? };
-    // SAFETY: i8 and u8 have the same size and alignment.
-    let bytes =
-        unsafe { std::slice::from_raw_parts(elements.as_ptr().cast::<u8>(), elements.len()) };
-    Ok(schema_key(bytes))
-}
-
-/// Copies one schema's bytes, for the engine's loader (cache misses only).
-fn read_schema(
-    env: &mut Env<'_>,
-    from: &JObjectArray<'_, JByteArray<'_>>,
-    to: &JByteArray<'_>,
-    which: Which,
-) -> Result<Vec<u8>, String> {
-    let read = |env: &mut Env<'_>| -> jni::errors::Result<Vec<u8>> {
-        match which {
-            Which::New => env.convert_byte_array(to),
-            Which::Existing(index) => {
-                let element = from.get_element(env, index)?;
-                let bytes = env.convert_byte_array(&element);
-                env.delete_local_ref(element);
-                bytes
-            }
+) -> JString<'local> {
+    native(env, |env| {
+        let stats = checker().stats();
+        let settings = Settings {
+            bounds: checker().bounds(),
+            limits: checker().limits(),
+        };
+        let mut text = format!(
+            "schemas={} schemaDataBytes={} decoded={} decodedBytes={} verdicts={} verdictBytes={}",
+            stats.schemas,
+            stats.schema_data_bytes,
+            stats.decoded,
+            stats.decoded_bytes,
+            stats.verdicts,
+            stats.verdict_bytes
+        );
+        for setting in SETTINGS {
+            text.push_str(&format!(" {}={}", setting.name, setting.value(&settings)));
         }
-    };
-    read(env).map_err(|e| format!("could not read the schema data from Java ({e})"))
+        Ok(env.new_string(text)?)
+    })
 }

@@ -21,6 +21,8 @@ pub(crate) enum BridgeError {
     Check(CheckError),
     /// A null or unreadable argument.
     Input(String),
+    /// A bound or limit an operator set that cannot be used.
+    Setting(String),
     /// A JNI call failed (a Java exception may be pending).
     Jni(jni::errors::Error),
 }
@@ -43,6 +45,7 @@ impl fmt::Display for BridgeError {
             BridgeError::Incompatible(report) => f.write_str(report),
             BridgeError::Check(e) => e.fmt(f),
             BridgeError::Input(what) => write!(f, "SCHEMA_RECONSTRUCTION_FAILED: {what}"),
+            BridgeError::Setting(what) => f.write_str(what),
             BridgeError::Jni(e) => write!(
                 f,
                 "INTERNAL_ERROR: the PROTOBUF_NATIVE checker could not read its arguments ({e}); \
@@ -68,14 +71,6 @@ fn throw(env: &mut Env<'_>, message: String) {
     let _ = env.throw_new(EXCEPTION_CLASS, JNIString::from(message));
 }
 
-fn panic_message(payload: &(dyn Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic without a message".to_owned())
-}
-
 impl<T: Default> ErrorPolicy<T, BridgeError> for ThrowCheckException {
     type Captures<'unowned_env_local: 'native_method, 'native_method> = ();
 
@@ -93,7 +88,7 @@ impl<T: Default> ErrorPolicy<T, BridgeError> for ThrowCheckException {
         _cap: &mut Self::Captures<'unowned_env_local, 'native_method>,
         payload: Box<dyn Any + Send + 'static>,
     ) -> jni::errors::Result<T> {
-        let message = panic_message(payload.as_ref());
+        let message = protocompat::panic_message(payload.as_ref());
         // Dropping a payload can itself panic; leaking it is the safe choice.
         std::mem::forget(payload);
         throw(env, CheckError::Internal(message).to_string());

@@ -1,6 +1,8 @@
 //! Helpers shared by the engine's integration tests.
 #![allow(dead_code)]
 
+pub mod collide;
+
 use std::path::{Path, PathBuf};
 
 use prost::Message;
@@ -32,6 +34,24 @@ pub fn schema_from_text(proto: &str, root_message: &str) -> Vec<u8> {
     let data = schema_data(&dir, "order.proto", root_message);
     std::fs::remove_dir_all(&dir).unwrap();
     data
+}
+
+/// Compiles one .proto text (file `order.proto`) into a serialized FileDescriptorSet, as small
+/// as it can be (no source info, no JSON names).
+pub fn descriptor_set_from_text(proto: &str) -> Vec<u8> {
+    let dir = tempdir();
+    std::fs::write(dir.join("order.proto"), proto).unwrap();
+    let mut set = protox::compile(["order.proto"], [&dir]).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    for file in &mut set.file {
+        file.source_code_info = None;
+    }
+    for message in set.file.iter_mut().flat_map(|f| f.message_type.iter_mut()) {
+        for field in &mut message.field {
+            field.json_name = None;
+        }
+    }
+    set.encode_to_vec()
 }
 
 /// A fresh, uniquely named directory under the system temp dir.

@@ -23,21 +23,23 @@ public final class NativeChecker {
             throws ProtocompatException;
 
     /**
-     * Sets the cache bounds {maxSchemas, maxDecodedBytes, maxVerdicts} (0 turns a cache off)
-     * and the resource limits {maxSchemaBytes, maxFiles, maxMessages, maxFields,
-     * maxFieldComparisons}. Applied only before the first check.
+     * Sets cache bounds and resource limits by name ({@code cache.maxSchemas},
+     * {@code limit.maxFields}, ...: the system properties without their {@code protocompat.}
+     * prefix); what is not named keeps the native default. Applied only before the first check.
      *
      * @return whether the settings were applied
+     * @throws ProtocompatException naming an unknown setting or a value that is not a number
      */
-    static native boolean configure(long[] settings) throws ProtocompatException;
+    static native boolean configure(String[] names, String[] values) throws ProtocompatException;
 
     /** Empties the native caches (benchmarks measure cold checks with it). */
     public static native void clearCaches() throws ProtocompatException;
 
     /**
-     * What the native caches hold: {schemas remembered, decoded schemas, their estimated bytes,
-     * pairwise results}, then the bounds {schemas, decoded bytes, results}, then the limits
-     * {schema bytes, files, messages, fields, field comparisons}.
+     * What the native caches hold and the settings in force, as space-separated
+     * {@code name=value} pairs: {@code schemas}, {@code schemaDataBytes}, {@code decoded},
+     * {@code decodedBytes}, {@code verdicts}, {@code verdictBytes}, then every setting
+     * ({@code cache.maxSchemas=50000 ... limit.maxFieldComparisons=50000000}).
      */
-    public static native long[] cacheStats() throws ProtocompatException;
+    public static native String cacheStats() throws ProtocompatException;
 }

@@ -9,7 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
 
 /**
  * Loads the native library once per class loader: from {@value #LIBRARY_PROPERTY} if set,
@@ -24,17 +27,8 @@ public final class NativeLibrary {
     /** Where to extract the library (default: java.io.tmpdir), for hosts whose /tmp is noexec. */
     public static final String EXTRACT_DIR_PROPERTY = "protocompat.native.dir";
 
-    /** Settings read from system properties, in the order {@link NativeChecker#configure} takes. */
-    private static final String[][] SETTINGS = {
-        {"protocompat.cache.maxSchemas", "50000"},
-        {"protocompat.cache.maxDecodedBytes", String.valueOf(256L << 20)},
-        {"protocompat.cache.maxVerdicts", "100000"},
-        {"protocompat.limit.maxSchemaBytes", String.valueOf(16L << 20)},
-        {"protocompat.limit.maxFiles", "1000"},
-        {"protocompat.limit.maxMessages", "50000"},
-        {"protocompat.limit.maxFields", "500000"},
-        {"protocompat.limit.maxFieldComparisons", "50000000"},
-    };
+    /** System properties under these prefixes are native settings; the library names them all. */
+    private static final List<String> SETTING_PREFIXES = List.of("protocompat.cache.", "protocompat.limit.");
 
     static final String LIBRARY_FILE = "libprotocompat_jni.so";
     private static final String SUPPORTED = "linux-x86_64";
@@ -117,25 +111,25 @@ public final class NativeLibrary {
         }
     }
 
-    /** Cache bounds and resource limits from system properties (README, RELIABILITY.md). */
-    private static void configureCaches() throws ProtocompatException {
-        long[] values = new long[SETTINGS.length];
-        for (int i = 0; i < SETTINGS.length; i++) {
-            values[i] = longProperty(SETTINGS[i][0], Long.parseLong(SETTINGS[i][1]));
-        }
-        NativeChecker.configure(values);
-    }
-
-    private static long longProperty(String name, long fallback) {
-        String value = System.getProperty(name);
-        if (value == null || value.isBlank()) {
-            return fallback;
+    /**
+     * Passes the cache bounds and resource limits an operator set as system properties
+     * (README, RELIABILITY.md) by name; the native library holds the defaults and refuses an
+     * unknown name or a bad value with a message naming the property.
+     */
+    private static void configureCaches() {
+        List<String> names = new ArrayList<>();
+        List<String> values = new ArrayList<>();
+        Properties properties = System.getProperties();
+        for (String property : properties.stringPropertyNames()) {
+            if (SETTING_PREFIXES.stream().anyMatch(property::startsWith)) {
+                names.add(property.substring("protocompat.".length()));
+                values.add(properties.getProperty(property));
+            }
         }
         try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalStateException(prefix() + "-D" + name + "=" + value
-                    + " is not a whole number; remove it for the default (" + fallback + ")", e);
+            NativeChecker.configure(names.toArray(new String[0]), values.toArray(new String[0]));
+        } catch (ProtocompatException e) {
+            throw new IllegalStateException(prefix() + e.getMessage(), e);
         }
     }
 

@@ -5,7 +5,6 @@ package org.apache.pulsar.broker.service.schema.protocompat;
 
 import static org.apache.pulsar.broker.service.schema.protocompat.Fixtures.schema;
 
-import java.util.Arrays;
 import java.util.List;
 import org.apache.pulsar.broker.service.schema.ProtobufNativeSchemaAdvanceCompatibilityCheck;
 import org.apache.pulsar.broker.service.schema.exceptions.IncompatibleSchemaException;
@@ -31,6 +30,6 @@ public final class CacheMain {
                 }
             }
         }
-        System.out.println("STATS " + Arrays.toString(NativeChecker.cacheStats()) + " rejected=" + rejected);
+        System.out.println("STATS " + NativeChecker.cacheStats() + " rejected=" + rejected);
     }
 }

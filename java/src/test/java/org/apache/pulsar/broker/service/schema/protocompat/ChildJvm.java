@@ -9,6 +9,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /** Runs a main class of the tests in a fresh JVM, for what must not share our JVM's state. */
 final class ChildJvm {
@@ -16,7 +17,21 @@ final class ChildJvm {
     record Result(int exitCode, String output) {
     }
 
+    /**
+     * What -Xcheck:jni prints about JNI misuse, in any of its spellings ("WARNING in native
+     * method: ...", "Warning: Calling other JNI functions in the scope of
+     * Get/ReleasePrimitiveArrayCritical", "WARNING: JNI local refs: ..."), and not our own
+     * "warning: SCALAR_TYPE_CHANGED ..." finding lines.
+     */
+    private static final Pattern JNI_WARNING =
+            Pattern.compile("(?i)^\\s*warning\\b.*(jni|native method|critical)");
+
     private ChildJvm() {
+    }
+
+    /** The lines of {@code output} where the JVM reports JNI misuse. */
+    static List<String> jniWarnings(String output) {
+        return output.lines().filter(line -> JNI_WARNING.matcher(line).find()).toList();
     }
 
     static Result run(List<String> jvmArgs, Class<?> main, String... args) throws IOException, InterruptedException {

@@ -25,7 +25,7 @@ class StressTest {
         out.lines().filter(l -> l.startsWith("STRESS")).forEach(System.out::println);
         assertEquals(0, result.exitCode(), out);
         assertTrue(out.contains("mismatches=0 "), out);
-        assertFalse(out.contains("WARNING in native method"), out);
+        assertEquals(List.of(), ChildJvm.jniWarnings(out), out);
         assertFalse(out.contains("FATAL"), out);
     }
 }
