@@ -5,20 +5,29 @@ package org.apache.pulsar.broker.service.schema.protocompat;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * Loads the native library once per class loader: from {@value #LIBRARY_PROPERTY} if set,
- * else from the jar's {@code native/<platform>/} folder, extracted to a uniquely named file
- * (so two class loaders never share one, and a crashed broker leaves nothing stale behind:
- * the file is deleted as soon as it is loaded).
+ * else from the jar's {@code native/<platform>/} folder, extracted into a fresh directory that
+ * only this user can enter (so two class loaders never share a copy, no other local user can
+ * swap the file before it is loaded, and a crashed broker leaves nothing stale behind: file and
+ * directory are deleted as soon as the library is loaded).
  */
 public final class NativeLibrary {
 
@@ -32,6 +41,16 @@ public final class NativeLibrary {
 
     static final String LIBRARY_FILE = "libprotocompat_jni.so";
     private static final String SUPPORTED = "linux-x86_64";
+    static final String EXTRACT_PREFIX = "protocompat-";
+
+    private static final Set<PosixFilePermission> DIR_PERMISSIONS =
+            PosixFilePermissions.fromString("rwx------");
+    // Created owner-writable so the bytes can go in, then made read-only: nothing rewrites it, and
+    // owner execute suits loaders that want it (glibc's dlopen does not).
+    private static final Set<PosixFilePermission> WRITING_PERMISSIONS =
+            PosixFilePermissions.fromString("rw-------");
+    private static final Set<PosixFilePermission> FILE_PERMISSIONS =
+            PosixFilePermissions.fromString("r-x------");
 
     private static final Object LOCK = new Object();
     private static volatile boolean attempted;
@@ -91,8 +110,7 @@ public final class NativeLibrary {
             Path dir = extractionDir();
             Path file;
             try {
-                file = Files.createTempFile(dir, "libprotocompat_jni-", ".so");
-                Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+                file = extract(in, dir);
             } catch (IOException e) {
                 throw new IllegalStateException(prefix() + "cannot extract the native library into " + dir
                         + " (" + e + "). Set -D" + EXTRACT_DIR_PROPERTY + " to a writable directory.", e);
@@ -100,11 +118,7 @@ public final class NativeLibrary {
             try {
                 loadFile(file, "the library extracted to " + dir);
             } finally {
-                try {
-                    Files.deleteIfExists(file);
-                } catch (IOException ignored) {
-                    file.toFile().deleteOnExit();
-                }
+                deleteExtracted(file);
             }
         } catch (IOException e) {
             throw new IllegalStateException(prefix() + "cannot read " + resource + " from the jar: " + e, e);
@@ -130,6 +144,57 @@ public final class NativeLibrary {
             NativeChecker.configure(names.toArray(new String[0]), values.toArray(new String[0]));
         } catch (ProtocompatException e) {
             throw new IllegalStateException(prefix() + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Writes the library into a new directory under {@code baseDir} and returns the file. The base
+     * directory is typically the shared /tmp: anything named there can be raced by another local
+     * user, so the only entry made there is the directory, created atomically (mkdir, which fails
+     * rather than follow an existing name) with owner-only permissions. The file inside is created
+     * exclusively, never replaced, and is owner-only from the moment its name exists. On failure
+     * nothing is left behind.
+     */
+    static Path extract(InputStream in, Path baseDir) throws IOException {
+        boolean posix = baseDir.getFileSystem().supportedFileAttributeViews().contains("posix");
+        // Without POSIX permissions (Windows), the directory gets whatever access its parent
+        // passes down (on Windows the user's own %TEMP%): asking for POSIX attributes would throw.
+        Path dir = posix
+                ? Files.createTempDirectory(baseDir, EXTRACT_PREFIX,
+                        PosixFilePermissions.asFileAttribute(DIR_PERMISSIONS))
+                : Files.createTempDirectory(baseDir, EXTRACT_PREFIX);
+        Path file = dir.resolve(LIBRARY_FILE);
+        try {
+            Set<OpenOption> options = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS);
+            FileAttribute<?>[] attributes = posix
+                    ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(WRITING_PERMISSIONS)}
+                    : new FileAttribute<?>[0];
+            try (OutputStream out =
+                    Channels.newOutputStream(Files.newByteChannel(file, options, attributes))) {
+                in.transferTo(out);
+            }
+            if (posix) {
+                Files.setPosixFilePermissions(file, FILE_PERMISSIONS);
+            }
+        } catch (Throwable t) {
+            deleteExtracted(file);
+            throw t;
+        }
+        return file;
+    }
+
+    /** Removes an extracted file and its directory, or has the JVM do so at exit if that fails. */
+    static void deleteExtracted(Path file) {
+        Path dir = file.getParent();
+        try {
+            Files.deleteIfExists(file);
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            // Registered directory first: deleteOnExit works in reverse order, and a directory
+            // can only go once it is empty.
+            dir.toFile().deleteOnExit();
+            file.toFile().deleteOnExit();
         }
     }
 
