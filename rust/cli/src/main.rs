@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use protocompat::{CheckError, SchemaRole, Strategy};
+use protocompat::{Bounds, CheckError, Checker, Limits, SchemaRole, Settings, Strategy};
 
 use input::InputOptions;
 
@@ -43,6 +43,11 @@ enum Command {
         format: Format,
         #[command(flatten)]
         input: InputArgs,
+        /// Raise or lower a resource limit, as the broker's -Dprotocompat.limit.NAME does
+        /// (maxSchemaBytes, maxFiles, maxMessages, maxFields, maxFieldComparisons, ...);
+        /// repeatable.
+        #[arg(long = "limit", value_name = "NAME=N")]
+        limits: Vec<String>,
         /// The existing schemas, oldest first, then the proposed schema last. Each is Pulsar
         /// schema JSON, a .proto file, or a binary FileDescriptorSet (.pb, .binpb, .desc).
         #[arg(required = true, value_name = "EXISTING... NEW")]
@@ -95,8 +100,15 @@ fn main() -> ExitCode {
             strategy,
             format,
             input,
+            limits,
             files,
-        } => check(strategy, format, &input.options(), &files),
+        } => match parse_limits(&limits) {
+            Ok(limits) => check(strategy, format, limits, &input.options(), &files),
+            Err(message) => {
+                eprintln!("protocompat: {message}");
+                ExitCode::from(EXIT_BAD_INPUT)
+            }
+        },
         Command::Schema {
             upload,
             input,
@@ -105,9 +117,36 @@ fn main() -> ExitCode {
     }
 }
 
+/// How a limit is spelled on this command line.
+fn limit_flag(name: &str) -> String {
+    format!("--limit {}", name.strip_prefix("limit.").unwrap_or(name))
+}
+
+/// `--limit maxFields=N` (or `limit.maxFields=N`) into the engine's limits; the caches are
+/// the broker's business, not the command's.
+fn parse_limits(given: &[String]) -> Result<Limits, String> {
+    let mut settings = Settings::DEFAULT;
+    for limit in given {
+        let Some((name, value)) = limit.split_once('=') else {
+            return Err(format!(
+                "--limit {limit}: expected NAME=N, such as maxFields=1000000"
+            ));
+        };
+        let name = name.trim();
+        let name = if name.starts_with("limit.") {
+            name.to_owned()
+        } else {
+            format!("limit.{name}")
+        };
+        settings.set(&name, value, limit_flag)?;
+    }
+    Ok(settings.limits)
+}
+
 fn check(
     strategy: Strategy,
     format: Format,
+    limits: Limits,
     options: &InputOptions,
     files: &[PathBuf],
 ) -> ExitCode {
@@ -122,7 +161,8 @@ fn check(
     let existing: Vec<&[u8]> = existing.iter().map(Vec::as_slice).collect();
     let (new_file, existing_files) = files.split_last().expect("one file at least");
 
-    let report = match protocompat::check(&existing, proposed, strategy) {
+    let checker = Checker::with_limits(Bounds::NONE, limits);
+    let report = match checker.check(&existing, proposed, strategy.code()) {
         Ok(report) => report,
         Err(CheckError::Schema(e)) => {
             let file = match &e.schema {

@@ -321,3 +321,46 @@ fn readme_transcripts_are_current() {
     }
     assert!(checked >= 3, "the README lost its transcripts");
 }
+
+#[test]
+fn limits_are_set_with_limit_flags_and_named_as_such() {
+    let (old, new) = (
+        case("allowed_changes", "old"),
+        case("allowed_changes", "new"),
+    );
+    let args = |limit: &'static str| ["check", "--root", "shop.Order", "--limit", limit];
+    let lowered = protocompat(&[&args("maxFields=1")[..], &[path(&old), path(&new)]].concat());
+    assert_eq!(lowered.status.code(), Some(2));
+    let stderr = text(&lowered.stderr);
+    assert!(stderr.contains("RESOURCE_LIMIT_EXCEEDED"), "{stderr}");
+    assert!(stderr.contains("--limit maxFields=N raises it"), "{stderr}");
+    assert!(
+        !stderr.contains("-Dprotocompat"),
+        "broker wording in the CLI: {stderr}"
+    );
+
+    let raised = protocompat(
+        &[
+            &args("limit.maxFields=2000000")[..],
+            &[path(&old), path(&new)],
+        ]
+        .concat(),
+    );
+    assert_eq!(raised.status.code(), Some(0), "{}", text(&raised.stderr));
+
+    let typo = protocompat(&[&args("maxFeilds=3")[..], &[path(&old), path(&new)]].concat());
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(
+        text(&typo.stderr)
+            .contains("unknown setting --limit maxFeilds; the settings are --limit maxSchemaBytes"),
+        "{}",
+        text(&typo.stderr)
+    );
+    let not_a_number =
+        protocompat(&[&args("maxFields=lots")[..], &[path(&old), path(&new)]].concat());
+    assert!(
+        text(&not_a_number.stderr).contains("--limit maxFields=lots is not a whole number"),
+        "{}",
+        text(&not_a_number.stderr)
+    );
+}

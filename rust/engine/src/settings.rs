@@ -114,7 +114,14 @@ impl Settings {
         spell: impl Fn(&str) -> String,
     ) -> Result<(), String> {
         let Some(setting) = SETTINGS.iter().find(|s| s.name == name) else {
-            let known: Vec<String> = SETTINGS.iter().map(|s| spell(s.name)).collect();
+            // A name in a known group (`limit.`) lists that group only.
+            let group = |n: &str| n.split_once('.').map(|(g, _)| g.to_owned());
+            let same_group = SETTINGS.iter().any(|s| group(s.name) == group(name));
+            let known: Vec<String> = SETTINGS
+                .iter()
+                .filter(|s| !same_group || group(s.name) == group(name))
+                .map(|s| spell(s.name))
+                .collect();
             return Err(format!(
                 "unknown setting {}; the settings are {}",
                 spell(&crate::report::cut(name, 100)),
