@@ -180,11 +180,20 @@ fn check_syntax(file: &FileDescriptorProto) -> Result<(), DecodeError> {
 /// input would make that list as long as the input. Repeats are folded: `A.b ×148`.
 fn describe_decode_error(error: &prost::DecodeError) -> String {
     let text = error.to_string();
-    let text = text
+    let mut rest = text
         .strip_prefix("failed to decode Protobuf message: ")
         .unwrap_or(&text);
-    let mut parts: Vec<&str> = text.split(": ").collect();
-    let description = parts.pop().unwrap_or_default();
+    // prost writes `Message.field: ` for each enclosing field, then the description, which
+    // may itself hold `: ` ("invalid tag value: 0").
+    let mut parts: Vec<&str> = Vec::new();
+    while let Some((part, tail)) = rest.split_once(": ") {
+        if !is_enclosing_field(part) {
+            break;
+        }
+        parts.push(part);
+        rest = tail;
+    }
+    let description = rest;
     let mut folded: Vec<(&str, usize)> = Vec::new();
     for part in parts.into_iter().rev() {
         match folded.last_mut() {
@@ -207,6 +216,16 @@ fn describe_decode_error(error: &prost::DecodeError) -> String {
     } else {
         truncate(&format!("{description} (in {})", within.join(" > ")), 400)
     }
+}
+
+/// `DescriptorProto.nested_type`, `FieldDescriptorProto.r#type`.
+fn is_enclosing_field(part: &str) -> bool {
+    let identifier = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '#')
+    };
+    matches!(part.split_once('.'), Some((message, field)) if identifier(message) && identifier(field))
 }
 
 /// The full name of the element a descriptor path points at, such as `shop.Order.note`.
