@@ -91,6 +91,7 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
                 max_messages: messages,
                 max_fields: fields,
                 max_field_comparisons: comparisons,
+                ..Limits::DEFAULT
             };
             Ok(CHECKER.set(Checker::with_limits(bounds, limits)).is_ok())
         })
