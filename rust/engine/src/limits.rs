@@ -2,9 +2,8 @@
 //! grows with it is capped before the work starts, and a schema past a cap is refused fast with
 //! RESOURCE_LIMIT_EXCEEDED, naming the limit and how to raise it.
 
-use prost_types::{DescriptorProto, FileDescriptorSet};
-
 use crate::error::DecodeError;
+use crate::schema::Counts;
 
 /// The caps. Defaults are far above real schemas (descriptor.proto is 30 messages, 9 KB).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,6 +16,11 @@ pub struct Limits {
     pub max_messages: usize,
     /// Fields in a descriptor set, extensions included.
     pub max_fields: usize,
+    /// Enum values in a descriptor set.
+    pub max_enum_values: usize,
+    /// Bytes of any one name in a descriptor set: file names, packages and imports, the names
+    /// of declarations and the type names that refer to them (see [`Counts::longest_name`]).
+    pub max_name_length: usize,
     /// Field pairs compared in one check, over its whole history.
     pub max_field_comparisons: usize,
 }
@@ -27,6 +31,13 @@ impl Limits {
         max_files: 1_000,
         max_messages: 50_000,
         max_fields: 500_000,
+        // Real enums have at most a few thousand values (country, currency or error codes).
+        // A hundred thousand leaves a wide margin and bounds what decoding them costs: about
+        // 500 bytes of heap per value at the peak, so some 50 MB.
+        max_enum_values: 100_000,
+        // Identifiers and file paths of real schemas stay under a few hundred bytes. Names are
+        // copied into every full name built from them, so their length multiplies memory.
+        max_name_length: 1_024,
         max_field_comparisons: 50_000_000,
     };
 
@@ -45,41 +56,41 @@ impl Limits {
         )
     }
 
-    /// Counts without recursion (nesting is bounded by protobuf's parse limit anyway).
-    pub(crate) fn check_set(&self, set: &FileDescriptorSet) -> Result<(), DecodeError> {
+    /// The counts of a descriptor set, taken before it is decoded. `longest_name_place` says
+    /// where the longest name is; it is called only to refuse it.
+    pub(crate) fn check_counts(
+        &self,
+        counts: &Counts,
+        longest_name_place: impl FnOnce() -> String,
+    ) -> Result<(), DecodeError> {
+        let set = "the descriptor set";
+        exceeded(set, counts.files, self.max_files, "maxFiles", "files")?;
         exceeded(
-            "the descriptor set",
-            set.file.len(),
-            self.max_files,
-            "maxFiles",
-            "files",
-        )?;
-        let mut messages = 0usize;
-        let mut fields = 0usize;
-        let mut pending: Vec<&DescriptorProto> = Vec::new();
-        for file in &set.file {
-            fields += file.extension.len();
-            pending.extend(&file.message_type);
-            while let Some(message) = pending.pop() {
-                messages += 1;
-                fields += message.field.len() + message.extension.len();
-                pending.extend(&message.nested_type);
-            }
-        }
-        exceeded(
-            "the descriptor set",
-            messages,
+            set,
+            counts.messages,
             self.max_messages,
             "maxMessages",
             "messages",
         )?;
+        exceeded(set, counts.fields, self.max_fields, "maxFields", "fields")?;
         exceeded(
-            "the descriptor set",
-            fields,
-            self.max_fields,
-            "maxFields",
-            "fields",
-        )
+            set,
+            counts.enum_values,
+            self.max_enum_values,
+            "maxEnumValues",
+            "enum values",
+        )?;
+        if counts.longest_name > self.max_name_length {
+            return Err(DecodeError::limit(format!(
+                "a name in the descriptor set is {} bytes long, over the limit of {} ({}=N raises \
+                 it): {}",
+                counts.longest_name,
+                self.max_name_length,
+                Limits::property("maxNameLength"),
+                longest_name_place()
+            )));
+        }
+        Ok(())
     }
 }
 

@@ -92,6 +92,16 @@ pub static SETTINGS: &[Setting] = &[
         "fields in one descriptor set, extensions included"
     ),
     setting!(
+        "limit.maxEnumValues",
+        limits.max_enum_values,
+        "enum values in one descriptor set"
+    ),
+    setting!(
+        "limit.maxNameLength",
+        limits.max_name_length,
+        "bytes of each name in a descriptor set (files, packages, declarations, type names)"
+    ),
+    setting!(
         "limit.maxFieldComparisons",
         limits.max_field_comparisons,
         "field pairs compared in one check, over its whole history"

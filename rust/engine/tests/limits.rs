@@ -4,7 +4,10 @@
 mod support;
 
 use protocompat::{Bounds, CheckError, Checker, Limits, Strategy};
-use support::schema_from_text;
+use support::{
+    put_len, root_file_with_enum_values, schema_from_text, schema_of_files, tiny_root_file,
+    unimported_file,
+};
 
 fn schema(fields: usize) -> Vec<u8> {
     let body: String = (1..=fields)
@@ -12,7 +15,8 @@ fn schema(fields: usize) -> Vec<u8> {
         .collect();
     schema_from_text(
         &format!(
-            "syntax = \"proto3\";\npackage shop;\nmessage Order {{ {body} }}\nmessage Extra {{}}\n"
+            "syntax = \"proto3\";\npackage shop;\nmessage Order {{ {body} }}\nmessage Extra {{}}\n\
+             enum Status {{ S0 = 0; S1 = 1; }}\n"
         ),
         "shop.Order",
     )
@@ -60,6 +64,22 @@ fn each_limit_names_itself_and_its_property() {
                 ..Limits::DEFAULT
             },
             "has 1 files, over the limit of 0 (-Dprotocompat.limit.maxFiles=N",
+        ),
+        (
+            Limits {
+                max_enum_values: 1,
+                ..Limits::DEFAULT
+            },
+            "has 2 enum values, over the limit of 1 (-Dprotocompat.limit.maxEnumValues=N",
+        ),
+        (
+            Limits {
+                max_name_length: 10,
+                ..Limits::DEFAULT
+            },
+            // The longest name is the file's own, `order.proto`.
+            "a name in the descriptor set is 11 bytes long, over the limit of 10 \
+             (-Dprotocompat.limit.maxNameLength=N raises it): the name of file `order.proto`",
         ),
     ];
     for (limits, says) in cases {
@@ -115,6 +135,61 @@ fn a_refusal_for_size_is_fast_and_reads_nothing_else() {
     };
     assert!(
         message.contains("schema data has 16777217 bytes, over the limit of 16777216"),
+        "{message}"
+    );
+}
+
+fn refused_by_default(data: &[u8]) -> String {
+    match protocompat::check(&[], data, Strategy::Full) {
+        Err(e) => {
+            assert_eq!(e.rule_id(), "RESOURCE_LIMIT_EXCEEDED", "{e}");
+            e.to_string()
+        }
+        Ok(report) => panic!("expected a refusal, got {}", report.render_text()),
+    }
+}
+
+#[test]
+fn enum_values_are_limited() {
+    let data = schema_of_files(&[&root_file_with_enum_values(800_000)]);
+    assert!(data.len() < Limits::DEFAULT.max_schema_bytes);
+    let message = refused_by_default(&data);
+    assert!(
+        message.contains(
+            "the descriptor set has 800000 enum values, over the limit of 100000 \
+             (-Dprotocompat.limit.maxEnumValues=N raises it)"
+        ),
+        "{message}"
+    );
+}
+
+#[test]
+fn name_length_is_limited() {
+    let mut root = Vec::new();
+    put_len(1, b"order.proto", &mut root);
+    put_len(2, "p".repeat(20_000).as_bytes(), &mut root);
+    let message = refused_by_default(&schema_of_files(&[&root]));
+    assert!(
+        message.contains(
+            "a name in the descriptor set is 20000 bytes long, over the limit of 1024 \
+             (-Dprotocompat.limit.maxNameLength=N raises it): a package in file `order.proto`"
+        ),
+        "{message}"
+    );
+}
+
+/// The review's case: schema data just under maxSchemaBytes, almost all of it empty messages
+/// in a file the root does not import. Counted, not decoded: refused before prost sees it.
+#[test]
+fn millions_of_messages_in_an_unimported_file_are_refused() {
+    let data = schema_of_files(&[&tiny_root_file(), &unimported_file(6_000_000, 0)]);
+    assert!(data.len() > 15_000_000 && data.len() < Limits::DEFAULT.max_schema_bytes);
+    let message = refused_by_default(&data);
+    assert!(
+        message.contains(
+            "the descriptor set has 6000001 messages, over the limit of 50000 \
+             (-Dprotocompat.limit.maxMessages=N raises it)"
+        ),
         "{message}"
     );
 }

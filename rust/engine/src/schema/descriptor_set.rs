@@ -1,7 +1,11 @@
 //! FileDescriptorSet bytes -> a descriptor pool holding the root file's import closure.
 //!
-//! Pulsar serializes the set from a hash map, so files arrive in any order. Everything
-//! protobuf itself would refuse is refused here with a message naming the file, before
+//! Pulsar serializes the set from a hash map, so files arrive in any order. The set is first
+//! walked without decoding (`prescan`) to count it against the limits and to find where each
+//! file lies; then only the files of the root file's import closure are decoded, when the
+//! closure reaches them. Files outside it are counted and never decoded, so
+//! they impose nothing beyond the limits (RULES.md section 4). Everything protobuf itself would
+//! refuse in the closure is refused here with a message naming the file, before
 //! `prost-reflect` sees the files: it panics on Editions files, and reports import problems
 //! less precisely than an operator needs.
 
@@ -11,6 +15,7 @@ use prost::Message;
 use prost_reflect::DescriptorPool;
 use prost_types::{FileDescriptorProto, FileDescriptorSet};
 
+use super::prescan::{self, FileRecord};
 use super::{list_names, truncate};
 use crate::error::DecodeError;
 use crate::limits::Limits;
@@ -20,34 +25,27 @@ pub(crate) fn build_pool(
     root_file: &str,
     limits: &Limits,
 ) -> Result<DescriptorPool, DecodeError> {
-    let set = FileDescriptorSet::decode(bytes).map_err(|e| {
-        DecodeError::invalid(format!(
-            "fileDescriptorSet is not a serialized google.protobuf.FileDescriptorSet: {}",
-            describe_decode_error(&e)
-        ))
-    })?;
-    limits.check_set(&set)?;
-    let mut files = index_by_name(set.file)?;
+    // Past maxFiles the scan keeps no more records, and the count refuses the set anyway.
+    let scan = prescan::scan(bytes, limits.max_files)?;
+    limits.check_counts(&scan.counts, || scan.longest_name_place())?;
+    if scan.counts.files == 0 {
+        return Err(DecodeError::invalid("fileDescriptorSet holds no files"));
+    }
+    let files = index_by_name(&scan.files);
     let closure = import_closure(&files, root_file)?;
-    let mut ordered = Vec::with_capacity(closure.len());
-    for name in &closure {
-        // Moved, not cloned: the files are the bulk of the decoding work's memory.
-        if let Some(file) = files.remove(name) {
-            check_syntax(&file)?;
-            ordered.push(file);
-        }
+    for file in &closure {
+        check_syntax(file)?;
     }
     let mut pool = DescriptorPool::new();
-    pool.add_file_descriptor_protos(ordered).map_err(|e| {
-        // Rare: decode the set again to name the element the error points at.
-        let files = FileDescriptorSet::decode(bytes)
-            .map(|set| set.file)
-            .unwrap_or_default();
-        let place = e
+    pool.add_file_descriptor_protos(closure).map_err(|e| {
+        // Rare: decode the file again to name the element the error points at.
+        let file = e
             .file()
-            .and_then(|name| files.iter().find(|f| f.name() == name))
+            .and_then(|name| files.get(name.as_bytes()))
+            .and_then(|records| decode(records[0]).ok());
+        let place = file
             .map(|file| {
-                let element = e.path().and_then(|path| element_name(file, path));
+                let element = e.path().and_then(|path| element_name(&file, path));
                 match element {
                     Some(element) => format!(" (file `{}`, at {element})", file.name()),
                     None => format!(" (file `{}`)", file.name()),
@@ -63,51 +61,70 @@ pub(crate) fn build_pool(
     Ok(pool)
 }
 
-fn index_by_name(
-    files: Vec<FileDescriptorProto>,
-) -> Result<HashMap<String, FileDescriptorProto>, DecodeError> {
-    if files.is_empty() {
-        return Err(DecodeError::invalid("fileDescriptorSet holds no files"));
-    }
-    let mut by_name: HashMap<String, FileDescriptorProto> = HashMap::with_capacity(files.len());
-    for file in files {
-        let name = file.name().to_owned();
-        if name.is_empty() {
-            return Err(DecodeError::invalid(
-                "fileDescriptorSet holds a file with no name",
-            ));
-        }
-        match by_name.get(&name) {
-            // The same file listed twice is harmless; two different files under one name
-            // would make the verdict depend on which one was picked.
-            Some(existing) if *existing == file => {}
-            Some(_) => {
-                return Err(DecodeError::invalid(format!(
-                    "fileDescriptorSet holds two different files named `{}`",
-                    truncate(&name, 200)
-                )))
-            }
-            None => {
-                by_name.insert(name, file);
-            }
-        }
-    }
-    Ok(by_name)
+/// The error for bytes that are not a FileDescriptorSet, from a description and the fields
+/// enclosing the failure (outermost first), in prost's words.
+pub(super) fn not_a_descriptor_set(description: &str, within: &[String]) -> DecodeError {
+    DecodeError::invalid(format!(
+        "fileDescriptorSet is not a serialized google.protobuf.FileDescriptorSet: {}",
+        describe(description, within)
+    ))
 }
 
-/// The names of the root file and everything it imports, dependencies before dependents.
+/// Decodes one file record. Decoded as a set of its own, so that prost's errors read as they
+/// would for the whole set.
+fn decode(record: FileRecord<'_>) -> Result<FileDescriptorProto, DecodeError> {
+    let set = FileDescriptorSet::decode(record.bytes).map_err(|e| {
+        let (description, within) = split_decode_error(&e);
+        not_a_descriptor_set(&description, &within)
+    })?;
+    // A record is one field of the set, so prost returns exactly one file.
+    Ok(set.file.into_iter().next().unwrap_or_default())
+}
+
+/// File records by name, in the order of the set. A record with no name is left out: no
+/// import can reach it, so it imposes nothing.
+fn index_by_name<'a>(records: &[FileRecord<'a>]) -> HashMap<&'a [u8], Vec<FileRecord<'a>>> {
+    let mut by_name: HashMap<&[u8], Vec<FileRecord>> = HashMap::with_capacity(records.len());
+    for record in records {
+        if !record.name.is_empty() {
+            by_name.entry(record.name).or_default().push(*record);
+        }
+    }
+    by_name
+}
+
+/// Decodes the file a name stands for. The same file listed twice is harmless; two different
+/// files under one name would make the verdict depend on which one was picked. Only names
+/// the closure reaches are compared: elsewhere nothing is picked.
+fn load(name: &[u8], records: &[FileRecord<'_>]) -> Result<FileDescriptorProto, DecodeError> {
+    let first = decode(records[0])?;
+    for other in &records[1..] {
+        if other.bytes != records[0].bytes && decode(*other)? != first {
+            return Err(DecodeError::invalid(format!(
+                "fileDescriptorSet holds two different files named `{}`",
+                truncate(&String::from_utf8_lossy(name), 200)
+            )));
+        }
+    }
+    Ok(first)
+}
+
+/// The root file and everything it imports, decoded, dependencies before dependents.
 /// Iterative, so a long import chain cannot overflow the stack.
 fn import_closure(
-    files: &HashMap<String, FileDescriptorProto>,
+    files: &HashMap<&[u8], Vec<FileRecord<'_>>>,
     root_file: &str,
-) -> Result<Vec<String>, DecodeError> {
-    let Some(root) = files.get(root_file) else {
-        let mut names: Vec<String> = files.keys().cloned().collect();
+) -> Result<Vec<FileDescriptorProto>, DecodeError> {
+    let Some((&root_name, root_records)) = files.get_key_value(root_file.as_bytes()) else {
+        let mut names: Vec<String> = files
+            .keys()
+            .map(|name| String::from_utf8_lossy(name).into_owned())
+            .collect();
         names.sort();
         return Err(DecodeError::invalid(format!(
             "root file `{}` is not in the fileDescriptorSet (it holds: {})",
             truncate(root_file, 200),
-            list_names(&names, "no files")
+            list_names(&names, "no file with a name")
         )));
     };
 
@@ -116,45 +133,62 @@ fn import_closure(
         InProgress,
         Done,
     }
-    let mut marks: HashMap<&str, Mark> = HashMap::new();
+    struct Frame<'a> {
+        name: &'a [u8],
+        file: FileDescriptorProto,
+        /// How many of its imports have been visited.
+        next: usize,
+    }
+    let mut marks: HashMap<&[u8], Mark> = HashMap::new();
     let mut ordered = Vec::new();
-    // Each frame: a file and how many of its imports have been visited.
-    let mut stack: Vec<(&FileDescriptorProto, usize)> = vec![(root, 0)];
-    marks.insert(root.name(), Mark::InProgress);
+    marks.insert(root_name, Mark::InProgress);
+    let mut stack = vec![Frame {
+        name: root_name,
+        file: load(root_name, root_records)?,
+        next: 0,
+    }];
 
-    while let Some((file, next)) = stack.last_mut() {
-        let file: &FileDescriptorProto = file;
-        let Some(import) = file.dependency.get(*next) else {
-            marks.insert(file.name(), Mark::Done);
-            ordered.push(file.name().to_owned());
-            stack.pop();
+    while let Some(top) = stack.last_mut() {
+        let Some(import) = top.file.dependency.get(top.next).cloned() else {
+            marks.insert(top.name, Mark::Done);
+            if let Some(done) = stack.pop() {
+                ordered.push(done.file);
+            }
             continue;
         };
-        *next += 1;
-        match marks.get(import.as_str()) {
+        top.next += 1;
+        match marks.get(import.as_bytes()) {
             Some(Mark::Done) => {}
             Some(Mark::InProgress) => {
                 let start = stack
                     .iter()
-                    .position(|(f, _)| f.name() == import)
+                    .position(|frame| frame.name == import.as_bytes())
                     .unwrap_or(0);
-                let mut cycle: Vec<&str> = stack[start..].iter().map(|(f, _)| f.name()).collect();
-                cycle.push(import);
+                let mut cycle: Vec<&str> = stack[start..]
+                    .iter()
+                    .map(|frame| frame.file.name())
+                    .collect();
+                cycle.push(&import);
                 return Err(DecodeError::invalid(format!(
                     "import cycle: {}",
                     truncate(&cycle.join(" -> "), 600)
                 )));
             }
             None => {
-                let Some(dependency) = files.get(import.as_str()) else {
+                let Some((&name, records)) = files.get_key_value(import.as_bytes()) else {
                     return Err(DecodeError::invalid(format!(
                         "file `{}` imports `{}`, which is not in the fileDescriptorSet",
-                        truncate(file.name(), 200),
-                        truncate(import, 200)
+                        truncate(top.file.name(), 200),
+                        truncate(&import, 200)
                     )));
                 };
-                marks.insert(dependency.name(), Mark::InProgress);
-                stack.push((dependency, 0));
+                marks.insert(name, Mark::InProgress);
+                let file = load(name, records)?;
+                stack.push(Frame {
+                    name,
+                    file,
+                    next: 0,
+                });
             }
         }
     }
@@ -176,17 +210,41 @@ fn check_syntax(file: &FileDescriptorProto) -> Result<(), DecodeError> {
     }
 }
 
-/// prost lists every enclosing field of a decode error, innermost first; a deeply nested
-/// input would make that list as long as the input. Repeats are folded: `A.b ×148`.
-fn describe_decode_error(error: &prost::DecodeError) -> String {
+/// prost's description of a decode error, and the fields enclosing it, outermost first.
+/// prost writes `Message.field: ` for each enclosing field, innermost first, then the
+/// description, which may itself hold `: ` ("invalid tag value: 0").
+fn split_decode_error(error: &prost::DecodeError) -> (String, Vec<String>) {
     let text = error.to_string();
-    let text = text
+    let mut rest = text
         .strip_prefix("failed to decode Protobuf message: ")
         .unwrap_or(&text);
-    let mut parts: Vec<&str> = text.split(": ").collect();
-    let description = parts.pop().unwrap_or_default();
+    let mut within = Vec::new();
+    while let Some((part, tail)) = rest.split_once(": ") {
+        if !is_enclosing_field(part) {
+            break;
+        }
+        within.push(part.to_owned());
+        rest = tail;
+    }
+    within.reverse();
+    (rest.to_owned(), within)
+}
+
+/// `DescriptorProto.nested_type`, `FieldDescriptorProto.r#type`.
+fn is_enclosing_field(part: &str) -> bool {
+    let identifier = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '#')
+    };
+    matches!(part.split_once('.'), Some((message, field)) if identifier(message) && identifier(field))
+}
+
+/// prost lists every enclosing field of a decode error; a deeply nested input would make that
+/// list as long as the input. Repeats are folded: `A.b ×148`.
+fn describe(description: &str, within: &[String]) -> String {
     let mut folded: Vec<(&str, usize)> = Vec::new();
-    for part in parts.into_iter().rev() {
+    for part in within {
         match folded.last_mut() {
             Some((last, count)) if *last == part => *count += 1,
             _ => folded.push((part, 1)),

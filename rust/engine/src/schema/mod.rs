@@ -1,6 +1,7 @@
 //! Decoding Pulsar PROTOBUF_NATIVE schema data into a descriptor pool and its root message.
 
 mod descriptor_set;
+mod prescan;
 mod pulsar_json;
 
 use prost_reflect::{DescriptorPool, MessageDescriptor};
@@ -9,6 +10,7 @@ use sha2::{Digest, Sha256};
 use crate::error::DecodeError;
 use crate::limits::Limits;
 
+pub use prescan::{prescan, Counts};
 pub use pulsar_json::SchemaData;
 
 /// How many candidate names an error lists before it says "and N more".

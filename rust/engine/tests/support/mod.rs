@@ -77,3 +77,105 @@ pub fn sorted_keys(findings: &[Finding]) -> Vec<String> {
     keys.sort();
     keys
 }
+
+/// Appends field `tag` holding `payload`, length-delimited, to `out`. Large test inputs are
+/// built as bytes: building millions of prost structs would cost what the test measures.
+pub fn put_len(tag: u32, payload: &[u8], out: &mut Vec<u8>) {
+    prost::encoding::encode_key(tag, prost::encoding::WireType::LengthDelimited, out);
+    prost::encoding::encode_varint(payload.len() as u64, out);
+    out.extend_from_slice(payload);
+}
+
+/// Schema data whose descriptor set holds `files` (serialized FileDescriptorProtos), in order,
+/// with root message `shop.Order` in `order.proto`.
+pub fn schema_of_files(files: &[&[u8]]) -> Vec<u8> {
+    let mut set = Vec::with_capacity(files.iter().map(|f| f.len() + 10).sum());
+    for file in files {
+        put_len(1, file, &mut set);
+    }
+    SchemaData {
+        descriptor_set: set,
+        root_message: "shop.Order".into(),
+        root_file: "order.proto".into(),
+    }
+    .to_json()
+    .into_bytes()
+}
+
+/// `order.proto`: `syntax = "proto3"; package shop; message Order { int64 id = 1; }`.
+pub fn tiny_root_file() -> Vec<u8> {
+    use prost_types::field_descriptor_proto::{Label, Type};
+    use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
+    FileDescriptorProto {
+        name: Some("order.proto".into()),
+        package: Some("shop".into()),
+        syntax: Some("proto3".into()),
+        message_type: vec![DescriptorProto {
+            name: Some("Order".into()),
+            field: vec![FieldDescriptorProto {
+                name: Some("id".into()),
+                number: Some(1),
+                label: Some(Label::Optional as i32),
+                r#type: Some(Type::Int64 as i32),
+                json_name: Some("id".into()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+    .encode_to_vec()
+}
+
+/// `junk.proto`, which nothing imports: `messages` messages `M<i>` with `fields_each` int64
+/// fields `f<j> = j` each. With no fields, each message is the two bytes `0x22 0x00`.
+pub fn unimported_file(messages: usize, fields_each: usize) -> Vec<u8> {
+    use prost_types::field_descriptor_proto::{Label, Type};
+    use prost_types::FieldDescriptorProto;
+    let fields: Vec<u8> = (1..=fields_each)
+        .flat_map(|j| {
+            let field = FieldDescriptorProto {
+                name: Some(format!("f{j}")),
+                number: Some(j as i32),
+                label: Some(Label::Optional as i32),
+                r#type: Some(Type::Int64 as i32),
+                ..Default::default()
+            }
+            .encode_to_vec();
+            let mut out = Vec::new();
+            put_len(2, &field, &mut out);
+            out
+        })
+        .collect();
+    let mut file = Vec::with_capacity(messages * (fields.len() + 12) + 32);
+    put_len(1, b"junk.proto", &mut file);
+    put_len(2, b"junk", &mut file);
+    let mut message = Vec::new();
+    for i in 0..messages {
+        message.clear();
+        if fields_each > 0 {
+            put_len(1, format!("M{i}").as_bytes(), &mut message);
+            message.extend_from_slice(&fields);
+        }
+        put_len(4, &message, &mut file);
+    }
+    file
+}
+
+/// [`tiny_root_file`] plus `enum Big { V0 = 0; V1 = 1; … }` with `values` values.
+pub fn root_file_with_enum_values(values: u64) -> Vec<u8> {
+    let mut big = Vec::new();
+    put_len(1, b"Big", &mut big);
+    let mut value = Vec::new();
+    for i in 0..values {
+        value.clear();
+        // Hex keeps the names short, so 800,000 values fit under maxSchemaBytes.
+        put_len(1, format!("V{i:x}").as_bytes(), &mut value);
+        prost::encoding::encode_key(2, prost::encoding::WireType::Varint, &mut value);
+        prost::encoding::encode_varint(i, &mut value);
+        put_len(2, &value, &mut big);
+    }
+    let mut root = tiny_root_file();
+    put_len(5, &big, &mut root);
+    root
+}

@@ -1,0 +1,536 @@
+//! One pass over the raw bytes of a FileDescriptorSet, before anything is decoded.
+//!
+//! prost decodes a set into one struct per declaration, so a count taken after decoding comes
+//! too late: 16 MB declaring 6 million empty messages expands to gigabytes before it can be
+//! refused. This pass reads the wire format directly instead. It walks descriptor.proto's
+//! declaration tree (files, messages, fields, enums and their values, oneofs, services,
+//! methods) with an explicit stack of at most 101 frames, and keeps nothing that grows with
+//! what it counts except one entry per file, and only up to the number of files allowed.
+//!
+//! It checks the framing prost checks: keys, varints, lengths, the wire type of every field
+//! descriptor.proto declares, and protobuf's nesting limit. The pass enforces that limit itself,
+//! at the depth prost would: a file outside the closure never reaches prost, and the stack stays
+//! bounded. A failure is described in prost's words, so an error reads the same whichever of the
+//! two finds it. It does not look inside
+//! options, source info or ranges, and does not check UTF-8. prost checks those in the files it
+//! decodes, and it decodes only the root file's import closure.
+
+use std::borrow::Cow;
+
+use super::descriptor_set::not_a_descriptor_set;
+use super::truncate;
+use crate::error::DecodeError;
+
+/// What a descriptor set declares, counted over every file in it, imported or not.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// File records (the same file listed twice counts twice).
+    pub files: usize,
+    /// Messages, nested ones, map entries and groups included.
+    pub messages: usize,
+    /// Fields, extensions included.
+    pub fields: usize,
+    /// Enum values.
+    pub enum_values: usize,
+    /// Bytes of the longest name: file names, packages, imports, the names of messages,
+    /// fields, oneofs, enums, enum values, services and methods, and the type names, extendees,
+    /// JSON names and method input and output types that refer to them.
+    pub longest_name: usize,
+}
+
+/// Counts what `descriptor_set` (the serialized `google.protobuf.FileDescriptorSet`) declares
+/// without decoding it, in one pass that allocates nothing proportional to the counts.
+///
+/// Fails with SCHEMA_RECONSTRUCTION_FAILED when the bytes cannot be walked as a
+/// FileDescriptorSet, in the words prost would use. It applies no limit: decoding schema data
+/// compares these counts with [`crate::Limits`].
+pub fn prescan(descriptor_set: &[u8]) -> Result<Counts, DecodeError> {
+    Ok(scan(descriptor_set, 0)?.counts)
+}
+
+/// One file of the set, as found by [`scan`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FileRecord<'a> {
+    /// The record as the set holds it, key and length included. prost decoding it as a
+    /// FileDescriptorSet counts nesting and names enclosing fields exactly as it would in the
+    /// whole set, so its errors do not change.
+    pub bytes: &'a [u8],
+    /// The file's name (the last one, as prost keeps the last); empty when it has none.
+    pub name: &'a [u8],
+}
+
+/// The counts of [`prescan`], and where the files and the longest name are.
+pub(crate) struct Scan<'a> {
+    pub counts: Counts,
+    /// The first file records, as many as the scan was asked to keep.
+    pub files: Vec<FileRecord<'a>>,
+    /// What the longest name names, and the index of its file.
+    longest: Option<(&'static str, usize)>,
+}
+
+impl Scan<'_> {
+    /// Where the longest name is, for the error refusing it.
+    pub(crate) fn longest_name_place(&self) -> String {
+        let Some((what, index)) = self.longest else {
+            return "no names".to_owned();
+        };
+        let file = match self.files.get(index) {
+            Some(file) if !file.name.is_empty() => {
+                format!("`{}`", truncate(&String::from_utf8_lossy(file.name), 200))
+            }
+            Some(_) => "with no name".to_owned(),
+            None => format!("number {} of the set", index + 1),
+        };
+        match what {
+            FILE_NAME => format!("the name of file {file}"),
+            _ => format!("{what} in file {file}"),
+        }
+    }
+}
+
+/// Walks the set, keeping the first `keep_files` file records.
+pub(crate) fn scan(bytes: &[u8], keep_files: usize) -> Result<Scan<'_>, DecodeError> {
+    let mut scanner = Scanner {
+        bytes,
+        pos: 0,
+        stack: Vec::with_capacity(MAX_DEPTH + 1),
+        scan: Scan {
+            counts: Counts::default(),
+            files: Vec::new(),
+            longest: None,
+        },
+        keep_files,
+    };
+    scanner.stack.push(Frame {
+        kind: Kind::Set,
+        end: bytes.len(),
+        field: None,
+    });
+    match scanner.run() {
+        Ok(()) => Ok(scanner.scan),
+        Err(description) => Err(not_a_descriptor_set(&description, &scanner.within())),
+    }
+}
+
+/// prost's recursion limit: a message nested deeper than this is refused while decoding.
+const MAX_DEPTH: usize = 100;
+
+const FILE_NAME: &str = "a file name";
+
+// prost's descriptions of malformed data (`prost::DecodeError`).
+const INVALID_VARINT: &str = "invalid varint";
+const BUFFER_UNDERFLOW: &str = "buffer underflow";
+const DELIMITED_LENGTH_EXCEEDED: &str = "delimited length exceeded";
+const UNEXPECTED_END_GROUP: &str = "unexpected end group tag";
+const RECURSION_LIMIT: &str = "recursion limit reached";
+
+/// The messages of descriptor.proto the walk enters, and unknown groups, which prost skips
+/// with the same nesting count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Set,
+    File,
+    Message,
+    Field,
+    Oneof,
+    Enum,
+    EnumValue,
+    Service,
+    Method,
+    Group(u32),
+}
+
+impl Kind {
+    /// The name prost gives the message in its errors.
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Set => "FileDescriptorSet",
+            Kind::File => "FileDescriptorProto",
+            Kind::Message => "DescriptorProto",
+            Kind::Field => "FieldDescriptorProto",
+            Kind::Oneof => "OneofDescriptorProto",
+            Kind::Enum => "EnumDescriptorProto",
+            Kind::EnumValue => "EnumValueDescriptorProto",
+            Kind::Service => "ServiceDescriptorProto",
+            Kind::Method => "MethodDescriptorProto",
+            Kind::Group(_) => "",
+        }
+    }
+}
+
+/// How a field declared by descriptor.proto is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Value {
+    /// A declaration to walk into.
+    Walk(Kind),
+    /// A message whose inside does not matter here: options, source info, ranges.
+    Skip,
+    /// A name, and what it names, for the error refusing it.
+    Name(&'static str),
+    /// Any other string.
+    Text,
+    /// An int32, enum or bool.
+    Varint,
+    /// A repeated int32, packed or not.
+    Int32s,
+}
+
+/// The fields prost-types 0.14 declares, by their prost names (errors quote them); anything
+/// else is an unknown field to prost, skipped.
+fn field(kind: Kind, tag: u32) -> Option<(&'static str, Value)> {
+    use Value::*;
+    Some(match (kind, tag) {
+        (Kind::Set, 1) => ("file", Walk(Kind::File)),
+
+        (Kind::File, 1) => ("name", Name(FILE_NAME)),
+        (Kind::File, 2) => ("package", Name("a package")),
+        (Kind::File, 3) => ("dependency", Name("an import")),
+        (Kind::File, 4) => ("message_type", Walk(Kind::Message)),
+        (Kind::File, 5) => ("enum_type", Walk(Kind::Enum)),
+        (Kind::File, 6) => ("service", Walk(Kind::Service)),
+        (Kind::File, 7) => ("extension", Walk(Kind::Field)),
+        (Kind::File, 8) => ("options", Skip),
+        (Kind::File, 9) => ("source_code_info", Skip),
+        (Kind::File, 10) => ("public_dependency", Int32s),
+        (Kind::File, 11) => ("weak_dependency", Int32s),
+        (Kind::File, 12) => ("syntax", Text),
+
+        (Kind::Message, 1) => ("name", Name("a message name")),
+        (Kind::Message, 2) => ("field", Walk(Kind::Field)),
+        (Kind::Message, 3) => ("nested_type", Walk(Kind::Message)),
+        (Kind::Message, 4) => ("enum_type", Walk(Kind::Enum)),
+        (Kind::Message, 5) => ("extension_range", Skip),
+        (Kind::Message, 6) => ("extension", Walk(Kind::Field)),
+        (Kind::Message, 7) => ("options", Skip),
+        (Kind::Message, 8) => ("oneof_decl", Walk(Kind::Oneof)),
+        (Kind::Message, 9) => ("reserved_range", Skip),
+        (Kind::Message, 10) => ("reserved_name", Text),
+
+        (Kind::Field, 1) => ("name", Name("a field name")),
+        (Kind::Field, 2) => ("extendee", Name("an extendee")),
+        (Kind::Field, 3) => ("number", Varint),
+        (Kind::Field, 4) => ("label", Varint),
+        (Kind::Field, 5) => ("r#type", Varint),
+        (Kind::Field, 6) => ("type_name", Name("a type name")),
+        (Kind::Field, 7) => ("default_value", Text),
+        (Kind::Field, 8) => ("options", Skip),
+        (Kind::Field, 9) => ("oneof_index", Varint),
+        (Kind::Field, 10) => ("json_name", Name("a JSON name")),
+        (Kind::Field, 17) => ("proto3_optional", Varint),
+
+        (Kind::Oneof, 1) => ("name", Name("a oneof name")),
+        (Kind::Oneof, 2) => ("options", Skip),
+
+        (Kind::Enum, 1) => ("name", Name("an enum name")),
+        (Kind::Enum, 2) => ("value", Walk(Kind::EnumValue)),
+        (Kind::Enum, 3) => ("options", Skip),
+        (Kind::Enum, 4) => ("reserved_range", Skip),
+        (Kind::Enum, 5) => ("reserved_name", Text),
+
+        (Kind::EnumValue, 1) => ("name", Name("an enum value name")),
+        (Kind::EnumValue, 2) => ("number", Varint),
+        (Kind::EnumValue, 3) => ("options", Skip),
+
+        (Kind::Service, 1) => ("name", Name("a service name")),
+        (Kind::Service, 2) => ("method", Walk(Kind::Method)),
+        (Kind::Service, 3) => ("options", Skip),
+
+        (Kind::Method, 1) => ("name", Name("a method name")),
+        (Kind::Method, 2) => ("input_type", Name("an input type")),
+        (Kind::Method, 3) => ("output_type", Name("an output type")),
+        (Kind::Method, 4) => ("options", Skip),
+        (Kind::Method, 5) => ("client_streaming", Varint),
+        (Kind::Method, 6) => ("server_streaming", Varint),
+
+        _ => return None,
+    })
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WireType {
+    Varint,
+    SixtyFourBit,
+    LengthDelimited,
+    StartGroup,
+    EndGroup,
+    ThirtyTwoBit,
+}
+
+impl WireType {
+    /// prost's name for it (`Debug` of `prost::encoding::WireType`).
+    fn name(self) -> &'static str {
+        match self {
+            WireType::Varint => "Varint",
+            WireType::SixtyFourBit => "SixtyFourBit",
+            WireType::LengthDelimited => "LengthDelimited",
+            WireType::StartGroup => "StartGroup",
+            WireType::EndGroup => "EndGroup",
+            WireType::ThirtyTwoBit => "ThirtyTwoBit",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    kind: Kind,
+    /// Where the message ends; a group ends at its end tag instead.
+    end: usize,
+    /// The field being read, while one is: prost names it in errors from inside it.
+    field: Option<&'static str>,
+}
+
+struct Scanner<'a> {
+    bytes: &'a [u8],
+    /// One cursor over the whole set, as prost reads it: a field running past the end of its
+    /// message is read from the bytes after it, and the message then fails as too long.
+    pos: usize,
+    stack: Vec<Frame>,
+    scan: Scan<'a>,
+    keep_files: usize,
+}
+
+type Failure = Cow<'static, str>;
+
+impl<'a> Scanner<'a> {
+    fn run(&mut self) -> Result<(), Failure> {
+        loop {
+            let depth = self.stack.len() - 1;
+            let top = self.stack[depth];
+            let in_group = matches!(top.kind, Kind::Group(_));
+            if !in_group && self.pos >= top.end {
+                if self.pos != top.end {
+                    return Err(DELIMITED_LENGTH_EXCEEDED.into());
+                }
+                if depth == 0 {
+                    return Ok(());
+                }
+                self.stack.pop();
+                self.finish_field();
+                continue;
+            }
+            let key_at = self.pos;
+            let (tag, wire_type) = self.key()?;
+            if let Kind::Group(group_tag) = top.kind {
+                if wire_type == WireType::EndGroup {
+                    if tag != group_tag {
+                        return Err(UNEXPECTED_END_GROUP.into());
+                    }
+                    self.stack.pop();
+                    continue;
+                }
+            }
+            match field(top.kind, tag) {
+                Some((name, value)) => {
+                    self.stack[depth].field = Some(name);
+                    self.known(top.kind, tag, value, wire_type, key_at)?;
+                }
+                None => self.skip(tag, wire_type)?,
+            }
+        }
+    }
+
+    fn finish_field(&mut self) {
+        if let Some(frame) = self.stack.last_mut() {
+            frame.field = None;
+        }
+    }
+
+    /// A field descriptor.proto declares, read with prost's checks in prost's order.
+    fn known(
+        &mut self,
+        kind: Kind,
+        tag: u32,
+        value: Value,
+        wire_type: WireType,
+        key_at: usize,
+    ) -> Result<(), Failure> {
+        match value {
+            Value::Walk(_) | Value::Skip => {
+                expect(wire_type, WireType::LengthDelimited)?;
+                if self.stack.len() - 1 == MAX_DEPTH {
+                    return Err(RECURSION_LIMIT.into());
+                }
+                let end = self.length()?;
+                match value {
+                    Value::Walk(inner) => self.enter(inner, key_at, end),
+                    _ => {
+                        self.pos = end;
+                        self.finish_field();
+                    }
+                }
+            }
+            Value::Name(_) | Value::Text => {
+                expect(wire_type, WireType::LengthDelimited)?;
+                let end = self.length()?;
+                let text = &self.bytes[self.pos..end];
+                self.pos = end;
+                if let Value::Name(what) = value {
+                    self.name(what, text, kind == Kind::File && tag == 1);
+                }
+                self.finish_field();
+            }
+            Value::Varint => {
+                expect(wire_type, WireType::Varint)?;
+                self.varint()?;
+                self.finish_field();
+            }
+            Value::Int32s => {
+                if wire_type == WireType::LengthDelimited {
+                    let end = self.length()?;
+                    while self.pos < end {
+                        self.varint()?;
+                    }
+                    if self.pos != end {
+                        return Err(DELIMITED_LENGTH_EXCEEDED.into());
+                    }
+                } else {
+                    expect(wire_type, WireType::Varint)?;
+                    self.varint()?;
+                }
+                self.finish_field();
+            }
+        }
+        Ok(())
+    }
+
+    fn enter(&mut self, kind: Kind, key_at: usize, end: usize) {
+        let counts = &mut self.scan.counts;
+        match kind {
+            Kind::File => {
+                counts.files += 1;
+                if self.scan.files.len() < self.keep_files {
+                    self.scan.files.push(FileRecord {
+                        bytes: &self.bytes[key_at..end],
+                        name: &[],
+                    });
+                }
+            }
+            Kind::Message => counts.messages += 1,
+            Kind::Field => counts.fields += 1,
+            Kind::EnumValue => counts.enum_values += 1,
+            _ => {}
+        }
+        self.stack.push(Frame {
+            kind,
+            end,
+            field: None,
+        });
+    }
+
+    fn name(&mut self, what: &'static str, name: &'a [u8], is_file_name: bool) {
+        // Names are declared only inside files, and the file being walked is the last counted.
+        let file = self.scan.counts.files.saturating_sub(1);
+        if name.len() > self.scan.counts.longest_name || self.scan.longest.is_none() {
+            self.scan.counts.longest_name = name.len();
+            self.scan.longest = Some((what, file));
+        }
+        if is_file_name {
+            if let Some(record) = self.scan.files.get_mut(file) {
+                record.name = name;
+            }
+        }
+    }
+
+    /// An unknown field, skipped as prost's `skip_field` does; a group is walked as a frame
+    /// of its own, since prost counts its nesting.
+    fn skip(&mut self, tag: u32, wire_type: WireType) -> Result<(), Failure> {
+        if self.stack.len() - 1 == MAX_DEPTH {
+            return Err(RECURSION_LIMIT.into());
+        }
+        match wire_type {
+            WireType::Varint => {
+                self.varint()?;
+            }
+            WireType::SixtyFourBit => self.pos = self.within_bytes(8)?,
+            WireType::ThirtyTwoBit => self.pos = self.within_bytes(4)?,
+            WireType::LengthDelimited => self.pos = self.length()?,
+            WireType::StartGroup => self.stack.push(Frame {
+                kind: Kind::Group(tag),
+                end: usize::MAX,
+                field: None,
+            }),
+            WireType::EndGroup => return Err(UNEXPECTED_END_GROUP.into()),
+        }
+        Ok(())
+    }
+
+    /// prost's `decode_key`.
+    fn key(&mut self) -> Result<(u32, WireType), Failure> {
+        let key = self.varint()?;
+        if key > u64::from(u32::MAX) {
+            return Err(format!("invalid key value: {key}").into());
+        }
+        let wire_type = match key & 0x07 {
+            0 => WireType::Varint,
+            1 => WireType::SixtyFourBit,
+            2 => WireType::LengthDelimited,
+            3 => WireType::StartGroup,
+            4 => WireType::EndGroup,
+            5 => WireType::ThirtyTwoBit,
+            other => return Err(format!("invalid wire type value: {other}").into()),
+        };
+        let tag = (key >> 3) as u32;
+        if tag < 1 {
+            return Err("invalid tag value: 0".into());
+        }
+        Ok((tag, wire_type))
+    }
+
+    /// prost's `decode_varint`: at most 10 bytes, the tenth no more than 1.
+    fn varint(&mut self) -> Result<u64, Failure> {
+        let mut value = 0u64;
+        for i in 0..10 {
+            let Some(&byte) = self.bytes.get(self.pos + i) else {
+                break;
+            };
+            value |= u64::from(byte & 0x7f) << (7 * i);
+            if byte < 0x80 {
+                if i == 9 && byte > 1 {
+                    break;
+                }
+                self.pos += i + 1;
+                return Ok(value);
+            }
+        }
+        Err(INVALID_VARINT.into())
+    }
+
+    /// A length prefix; returns where the bytes it announces end.
+    fn length(&mut self) -> Result<usize, Failure> {
+        let len = self.varint()?;
+        match usize::try_from(len) {
+            Ok(len) => self.within_bytes(len),
+            Err(_) => Err(BUFFER_UNDERFLOW.into()),
+        }
+    }
+
+    fn within_bytes(&self, len: usize) -> Result<usize, Failure> {
+        if len > self.bytes.len() - self.pos {
+            return Err(BUFFER_UNDERFLOW.into());
+        }
+        Ok(self.pos + len)
+    }
+
+    /// The fields enclosing the failure, outermost first, as prost lists them.
+    fn within(&self) -> Vec<String> {
+        self.stack
+            .iter()
+            .filter_map(|frame| {
+                let field = frame.field?;
+                Some(format!("{}.{field}", frame.kind.name()))
+            })
+            .collect()
+    }
+}
+
+fn expect(actual: WireType, expected: WireType) -> Result<(), Failure> {
+    if actual == expected {
+        return Ok(());
+    }
+    Err(format!(
+        "invalid wire type: {} (expected {})",
+        actual.name(),
+        expected.name()
+    )
+    .into())
+}
