@@ -169,10 +169,14 @@ fn check(
                 SchemaRole::New { .. } => new_file,
                 SchemaRole::Existing { index, .. } => &existing_files[*index],
             };
-            return bad_input(file, &format!("{}: {}", e.rule.id(), e.message));
+            let hint = e
+                .setting
+                .map(|setting| format!(" ({}=N raises it)", limit_flag(setting)))
+                .unwrap_or_default();
+            return bad_input(file, &format!("{}: {}{hint}", e.rule.id(), e.message));
         }
         Err(internal) => {
-            eprintln!("protocompat: {internal}");
+            eprintln!("protocompat: {}", internal.render(limit_flag));
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };

@@ -481,12 +481,13 @@ fn log_warnings(report: &Report) {
 }
 
 fn too_much_work(limits: &Limits, history: usize) -> CheckError {
-    CheckError::TooMuchWork(format!(
-        "checking against {history} existing schemas needs more than {} field comparisons \
-         ({}=N raises the limit)",
-        limits.max_field_comparisons,
-        Limits::property("maxFieldComparisons")
-    ))
+    CheckError::TooMuchWork(
+        format!(
+            "checking against {history} existing schemas needs more than {} field comparisons",
+            limits.max_field_comparisons
+        ),
+        "limit.maxFieldComparisons",
+    )
 }
 
 fn usable(entry: &Remembered, which: Which) -> Result<&str, CheckError> {
@@ -504,6 +505,7 @@ fn usable(entry: &Remembered, which: Which) -> Result<&str, CheckError> {
             schema,
             rule: e.rule,
             message: e.message.clone(),
+            setting: e.setting,
         })
     })
 }

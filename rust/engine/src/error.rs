@@ -31,6 +31,9 @@ impl ErrorRule {
 pub struct DecodeError {
     pub rule: ErrorRule,
     pub message: String,
+    /// The setting (`limit.maxFields`) that refused the schema, for RESOURCE_LIMIT_EXCEEDED:
+    /// each front end says how to raise it in its own terms ([`CheckError::render`]).
+    pub setting: Option<&'static str>,
 }
 
 impl DecodeError {
@@ -38,13 +41,15 @@ impl DecodeError {
         DecodeError {
             rule: ErrorRule::SchemaReconstructionFailed,
             message: message.into(),
+            setting: None,
         }
     }
 
-    pub(crate) fn limit(message: impl Into<String>) -> Self {
+    pub(crate) fn over_limit(setting: &'static str, message: impl Into<String>) -> Self {
         DecodeError {
             rule: ErrorRule::ResourceLimitExceeded,
             message: message.into(),
+            setting: Some(setting),
         }
     }
 
@@ -52,6 +57,7 @@ impl DecodeError {
         DecodeError {
             rule: ErrorRule::UnsupportedFeature,
             message: message.into(),
+            setting: None,
         }
     }
 }
@@ -83,11 +89,17 @@ pub struct SchemaError {
     pub schema: SchemaRole,
     pub rule: ErrorRule,
     pub message: String,
+    /// As [`DecodeError::setting`].
+    pub setting: Option<&'static str>,
 }
 
 impl fmt::Display for SchemaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}: {}", self.rule.id(), self.schema, self.message)
+        write!(f, "{}: {}: {}", self.rule.id(), self.schema, self.message)?;
+        if let Some(setting) = self.setting {
+            write!(f, " ({setting}=N raises it)")?;
+        }
+        Ok(())
     }
 }
 
@@ -100,8 +112,8 @@ pub enum CheckError {
     Schema(SchemaError),
     /// A bug of ours or of a dependency, caught before it could unwind into the caller.
     Internal(String),
-    /// The check would compare more than the configured limit allows.
-    TooMuchWork(String),
+    /// The check would compare more than the configured limit allows: what, and the setting.
+    TooMuchWork(String, &'static str),
 }
 
 impl CheckError {
@@ -110,7 +122,29 @@ impl CheckError {
         match self {
             CheckError::Schema(e) => e.rule.id(),
             CheckError::Internal(_) => "INTERNAL_ERROR",
-            CheckError::TooMuchWork(_) => "RESOURCE_LIMIT_EXCEEDED",
+            CheckError::TooMuchWork(..) => "RESOURCE_LIMIT_EXCEEDED",
+        }
+    }
+
+    /// The setting whose limit refused the check, if one did.
+    pub fn setting(&self) -> Option<&'static str> {
+        match self {
+            CheckError::Schema(e) => e.setting,
+            CheckError::TooMuchWork(_, setting) => Some(setting),
+            CheckError::Internal(_) => None,
+        }
+    }
+
+    /// The error as a front end shows it: `spell` turns a setting's name into what its user
+    /// writes to change it (`-Dprotocompat.limit.maxFields`, `--limit maxFields`).
+    pub fn render(&self, spell: impl Fn(&str) -> String) -> String {
+        let text = self.to_string();
+        match self.setting() {
+            Some(setting) => text.replace(
+                &format!("({setting}=N raises it)"),
+                &format!("({}=N raises it)", spell(setting)),
+            ),
+            None => text,
         }
     }
 }
@@ -124,7 +158,9 @@ impl fmt::Display for CheckError {
                 "INTERNAL_ERROR: the PROTOBUF_NATIVE checker failed unexpectedly ({msg}); \
                  the schema was not accepted; please report this with the schemas involved"
             ),
-            CheckError::TooMuchWork(msg) => write!(f, "RESOURCE_LIMIT_EXCEEDED: {msg}"),
+            CheckError::TooMuchWork(msg, setting) => {
+                write!(f, "RESOURCE_LIMIT_EXCEEDED: {msg} ({setting}=N raises it)")
+            }
         }
     }
 }

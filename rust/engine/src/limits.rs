@@ -41,17 +41,12 @@ impl Limits {
         max_field_comparisons: 50_000_000,
     };
 
-    /// The system property of the broker plugin for each limit, for error messages.
-    pub(crate) fn property(name: &str) -> String {
-        format!("-Dprotocompat.limit.{name}")
-    }
-
     pub(crate) fn check_size(&self, bytes: usize) -> Result<(), DecodeError> {
         exceeded(
             "schema data",
             bytes,
             self.max_schema_bytes,
-            "maxSchemaBytes",
+            "limit.maxSchemaBytes",
             "bytes",
         )
     }
@@ -64,31 +59,38 @@ impl Limits {
         longest_name_place: impl FnOnce() -> String,
     ) -> Result<(), DecodeError> {
         let set = "the descriptor set";
-        exceeded(set, counts.files, self.max_files, "maxFiles", "files")?;
+        exceeded(set, counts.files, self.max_files, "limit.maxFiles", "files")?;
         exceeded(
             set,
             counts.messages,
             self.max_messages,
-            "maxMessages",
+            "limit.maxMessages",
             "messages",
         )?;
-        exceeded(set, counts.fields, self.max_fields, "maxFields", "fields")?;
+        exceeded(
+            set,
+            counts.fields,
+            self.max_fields,
+            "limit.maxFields",
+            "fields",
+        )?;
         exceeded(
             set,
             counts.enum_values,
             self.max_enum_values,
-            "maxEnumValues",
+            "limit.maxEnumValues",
             "enum values",
         )?;
         if counts.longest_name > self.max_name_length {
-            return Err(DecodeError::limit(format!(
-                "a name in the descriptor set is {} bytes long, over the limit of {} ({}=N raises \
-                 it): {}",
-                counts.longest_name,
-                self.max_name_length,
-                Limits::property("maxNameLength"),
-                longest_name_place()
-            )));
+            return Err(DecodeError::over_limit(
+                "limit.maxNameLength",
+                format!(
+                    "a name in the descriptor set is {} bytes long, over the limit of {}: {}",
+                    counts.longest_name,
+                    self.max_name_length,
+                    longest_name_place()
+                ),
+            ));
         }
         Ok(())
     }
@@ -98,14 +100,14 @@ fn exceeded(
     what: &str,
     count: usize,
     limit: usize,
-    name: &str,
+    setting: &'static str,
     unit: &str,
 ) -> Result<(), DecodeError> {
     if count <= limit {
         return Ok(());
     }
-    Err(DecodeError::limit(format!(
-        "{what} has {count} {unit}, over the limit of {limit} ({}=N raises it)",
-        Limits::property(name)
-    )))
+    Err(DecodeError::over_limit(
+        setting,
+        format!("{what} has {count} {unit}, over the limit of {limit}"),
+    ))
 }

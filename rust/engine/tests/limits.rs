@@ -1,5 +1,6 @@
 //! Resource limits: a schema or check past one is refused with RESOURCE_LIMIT_EXCEEDED, naming
-//! the limit and the property that raises it, before the work is done.
+//! the limit and the setting that raises it, before the work is done (the broker and the CLI
+//! each spell the setting their own way: `-Dprotocompat.limit.X`, `--limit X`).
 
 mod support;
 
@@ -42,35 +43,35 @@ fn each_limit_names_itself_and_its_property() {
                 max_schema_bytes: 100,
                 ..Limits::DEFAULT
             },
-            "-Dprotocompat.limit.maxSchemaBytes=N",
+            "(limit.maxSchemaBytes=N raises it)",
         ),
         (
             Limits {
                 max_messages: 1,
                 ..Limits::DEFAULT
             },
-            "has 2 messages, over the limit of 1 (-Dprotocompat.limit.maxMessages=N",
+            "has 2 messages, over the limit of 1 (limit.maxMessages=N",
         ),
         (
             Limits {
                 max_fields: 2,
                 ..Limits::DEFAULT
             },
-            "has 3 fields, over the limit of 2 (-Dprotocompat.limit.maxFields=N",
+            "has 3 fields, over the limit of 2 (limit.maxFields=N",
         ),
         (
             Limits {
                 max_files: 0,
                 ..Limits::DEFAULT
             },
-            "has 1 files, over the limit of 0 (-Dprotocompat.limit.maxFiles=N",
+            "has 1 files, over the limit of 0 (limit.maxFiles=N",
         ),
         (
             Limits {
                 max_enum_values: 1,
                 ..Limits::DEFAULT
             },
-            "has 2 enum values, over the limit of 1 (-Dprotocompat.limit.maxEnumValues=N",
+            "has 2 enum values, over the limit of 1 (limit.maxEnumValues=N",
         ),
         (
             Limits {
@@ -78,8 +79,8 @@ fn each_limit_names_itself_and_its_property() {
                 ..Limits::DEFAULT
             },
             // The longest name is the file's own, `order.proto`.
-            "a name in the descriptor set is 11 bytes long, over the limit of 10 \
-             (-Dprotocompat.limit.maxNameLength=N raises it): the name of file `order.proto`",
+            "a name in the descriptor set is 11 bytes long, over the limit of 10: \
+             the name of file `order.proto` (limit.maxNameLength=N raises it)",
         ),
     ];
     for (limits, says) in cases {
@@ -112,7 +113,7 @@ fn work_per_check_is_bounded_over_the_whole_history() {
         "{message}"
     );
     assert!(
-        message.contains("-Dprotocompat.limit.maxFieldComparisons=N"),
+        message.contains("(limit.maxFieldComparisons=N raises it)"),
         "{message}"
     );
     // The defaults let it through.
@@ -157,7 +158,7 @@ fn enum_values_are_limited() {
     assert!(
         message.contains(
             "the descriptor set has 800000 enum values, over the limit of 100000 \
-             (-Dprotocompat.limit.maxEnumValues=N raises it)"
+             (limit.maxEnumValues=N raises it)"
         ),
         "{message}"
     );
@@ -171,8 +172,8 @@ fn name_length_is_limited() {
     let message = refused_by_default(&schema_of_files(&[&root]));
     assert!(
         message.contains(
-            "a name in the descriptor set is 20000 bytes long, over the limit of 1024 \
-             (-Dprotocompat.limit.maxNameLength=N raises it): a package in file `order.proto`"
+            "a name in the descriptor set is 20000 bytes long, over the limit of 1024: \
+             a package in file `order.proto` (limit.maxNameLength=N raises it)"
         ),
         "{message}"
     );
@@ -188,7 +189,7 @@ fn millions_of_messages_in_an_unimported_file_are_refused() {
     assert!(
         message.contains(
             "the descriptor set has 6000001 messages, over the limit of 50000 \
-             (-Dprotocompat.limit.maxMessages=N raises it)"
+             (limit.maxMessages=N raises it)"
         ),
         "{message}"
     );

@@ -37,7 +37,7 @@ fn checker() -> &'static Checker {
 }
 
 /// How a setting is spelled for an operator: the system property that sets it.
-fn property(name: &str) -> String {
+pub(crate) fn property(name: &str) -> String {
     format!("-Dprotocompat.{name}")
 }
 

@@ -43,7 +43,7 @@ impl fmt::Display for BridgeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BridgeError::Incompatible(report) => f.write_str(report),
-            BridgeError::Check(e) => e.fmt(f),
+            BridgeError::Check(e) => f.write_str(&e.render(crate::property)),
             BridgeError::Input(what) => write!(f, "SCHEMA_RECONSTRUCTION_FAILED: {what}"),
             BridgeError::Setting(what) => f.write_str(what),
             BridgeError::Jni(e) => write!(
