@@ -21,6 +21,17 @@ pub struct Limits {
     /// Bytes of any one name in a descriptor set: file names, packages and imports, the names
     /// of declarations and the type names that refer to them (see [`Counts::longest_name`]).
     pub max_name_length: usize,
+    /// Declarations of a descriptor set: messages, fields, oneofs, enums, enum values,
+    /// services and methods together.
+    pub max_declarations: usize,
+    /// Records of a descriptor set the decoder would turn into values (see
+    /// [`Counts::elements`]).
+    pub max_elements: usize,
+    /// Records inside the options, source info and ranges of a descriptor set (see
+    /// [`Counts::nested_records`]).
+    pub max_nested_records: usize,
+    /// Bytes of all full names of a descriptor set together (see [`Counts::full_name_bytes`]).
+    pub max_full_name_bytes: usize,
     /// Field pairs compared in one check, over its whole history.
     pub max_field_comparisons: usize,
 }
@@ -30,7 +41,10 @@ impl Limits {
         max_schema_bytes: 16 << 20,
         max_files: 1_000,
         max_messages: 50_000,
-        max_fields: 500_000,
+        // Decoding and walking a field both ways costs about 1.3 KB of heap at the peak
+        // (`tests/peak_memory.rs`), so this keeps a check at the limits near 130 MB; real
+        // schemas have a few thousand fields.
+        max_fields: 100_000,
         // Real enums have at most a few thousand values (country, currency or error codes).
         // A hundred thousand leaves a wide margin and bounds what decoding them costs: about
         // 500 bytes of heap per value at the peak, so some 50 MB.
@@ -38,6 +52,23 @@ impl Limits {
         // Identifiers and file paths of real schemas stay under a few hundred bytes. Names are
         // copied into every full name built from them, so their length multiplies memory.
         max_name_length: 1_024,
+        // Every declaration costs heap in the pool whatever its kind (an empty oneof about
+        // 750 bytes, a field 1.3 KB with the walk): 5 million empty oneofs took 4 GB. This
+        // bounds them all together, with room for the fields' messages, enums and oneofs.
+        max_declarations: 150_000,
+        // A declaration is a few records (its name, type name, JSON name), so this is what the
+        // declaration limit implies, with room for options and ranges; the rest of the records
+        // (numbers, labels) allocate nothing of their own.
+        max_elements: 1_000_000,
+        // Options are a handful per schema once compiled (`packed`, `deprecated`); the pool
+        // spends about 800 bytes on each uninterpreted option's name part, so this keeps them
+        // under 100 MB. Source info, which the checker never reads, counts here too: a schema
+        // uploaded with it (Java clients send none) has room for about 10,000 declarations.
+        max_nested_records: 100_000,
+        // A real schema's full names add up to a few megabytes (50,000 names of 60 bytes). The
+        // pool keeps each, so nesting long names (a 1,000-byte package over three 1,000-byte
+        // message names) multiplies them past the size of the set: 400 MB of names in 2.3 MB.
+        max_full_name_bytes: 32 << 20,
         max_field_comparisons: 50_000_000,
     };
 
@@ -80,6 +111,34 @@ impl Limits {
             self.max_enum_values,
             "limit.maxEnumValues",
             "enum values",
+        )?;
+        exceeded(
+            set,
+            counts.declarations,
+            self.max_declarations,
+            "limit.maxDeclarations",
+            "declarations (messages, fields, oneofs, enums, enum values, services, methods)",
+        )?;
+        exceeded(
+            set,
+            counts.elements,
+            self.max_elements,
+            "limit.maxElements",
+            "elements (declarations, their names and strings, options, ranges)",
+        )?;
+        exceeded(
+            set,
+            counts.nested_records,
+            self.max_nested_records,
+            "limit.maxNestedRecords",
+            "records inside options, source info and ranges",
+        )?;
+        exceeded(
+            set,
+            counts.full_name_bytes,
+            self.max_full_name_bytes,
+            "limit.maxFullNameBytes",
+            "bytes of full names",
         )?;
         if counts.longest_name > self.max_name_length {
             return Err(DecodeError::over_limit(

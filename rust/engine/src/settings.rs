@@ -102,6 +102,26 @@ pub static SETTINGS: &[Setting] = &[
         "bytes of each name in a descriptor set (files, packages, declarations, type names)"
     ),
     setting!(
+        "limit.maxDeclarations",
+        limits.max_declarations,
+        "declarations in one descriptor set: messages, fields, oneofs, enums, enum values, services, methods"
+    ),
+    setting!(
+        "limit.maxElements",
+        limits.max_elements,
+        "records of one descriptor set decoding allocates for (declarations, their names and strings, options, ranges)"
+    ),
+    setting!(
+        "limit.maxNestedRecords",
+        limits.max_nested_records,
+        "records inside the options, source info and ranges of one descriptor set"
+    ),
+    setting!(
+        "limit.maxFullNameBytes",
+        limits.max_full_name_bytes,
+        "bytes of all full names of one descriptor set together (pkg.Message.field)"
+    ),
+    setting!(
         "limit.maxFieldComparisons",
         limits.max_field_comparisons,
         "field pairs compared in one check, over its whole history"

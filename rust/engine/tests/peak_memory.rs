@@ -75,7 +75,7 @@ fn measure(what: &str, data: &[u8]) -> Result<bool, String> {
         .map(|report| report.compatible)
         .map_err(|e| e.to_string());
     let elapsed = started.elapsed();
-    let peak = PEAK.load(Ordering::Relaxed) - before;
+    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(before);
     println!(
         "{what}: {} bytes of schema data, peak heap {} bytes ({:.1} MB) above it, {:.0} ms",
         data.len(),
@@ -96,8 +96,15 @@ fn refused_with(verdict: Result<bool, String>, says: &str) {
     }
 }
 
+/// One test, so that no other test allocates while one is measured.
 #[test]
-fn peak_heap_of_refusals_and_of_normal_checks() {
+fn peak_heap_of_hostile_and_normal_schemas() {
+    refusals_and_normal_checks();
+    uncounted_repetitions_and_long_full_names();
+    the_default_limits();
+}
+
+fn refusals_and_normal_checks() {
     let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/schemas");
     let normal = schema_data(&bench, "large.proto", "bench.Root");
     assert_eq!(
@@ -117,10 +124,10 @@ fn peak_heap_of_refusals_and_of_normal_checks() {
     );
     drop(six_million);
 
-    let within = schema_of_files(&[&tiny_root_file(), &unimported_file(40_000, 10)]);
+    let within = schema_of_files(&[&tiny_root_file(), &unimported_file(9_000, 10)]);
     assert_eq!(
         measure(
-            "40,000 messages and 400,000 fields in an unimported file",
+            "9,000 messages and 90,000 fields in an unimported file",
             &within
         ),
         Ok(true)
@@ -132,4 +139,192 @@ fn peak_heap_of_refusals_and_of_normal_checks() {
         measure("800,000 enum values in the root file", &enums),
         "has 800000 enum values, over the limit of 100000",
     );
+}
+
+/// `order.proto` whose message `shop.Order` (one field, `id`) also carries `extra`, raw records
+/// of DescriptorProto; the file itself carries `file_extra`.
+fn root_file_with(extra: &[u8], file_extra: &[u8]) -> Vec<u8> {
+    use prost::Message;
+    use prost_types::field_descriptor_proto::{Label, Type};
+    use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
+    let mut order = DescriptorProto {
+        name: Some("Order".into()),
+        field: vec![FieldDescriptorProto {
+            name: Some("id".into()),
+            number: Some(1),
+            label: Some(Label::Optional as i32),
+            r#type: Some(Type::Int64 as i32),
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+    .encode_to_vec();
+    order.extend_from_slice(extra);
+    let mut file = FileDescriptorProto {
+        name: Some("order.proto".into()),
+        package: Some("shop".into()),
+        syntax: Some("proto3".into()),
+        ..Default::default()
+    }
+    .encode_to_vec();
+    support::put_len(4, &order, &mut file);
+    file.extend_from_slice(file_extra);
+    file
+}
+
+/// Field number `i`, stepping over the 19000-19999 protobuf reserves.
+fn number(i: usize) -> usize {
+    if i >= 19_000 {
+        i + 1_000
+    } else {
+        i
+    }
+}
+
+/// Inputs that passed every count before: repeated records the counts did not see, and full
+/// names multiplied by nesting. Each is now refused before decoding.
+fn uncounted_repetitions_and_long_full_names() {
+    let oneofs = schema_of_files(&[&root_file_with(&[0x42, 0x00].repeat(5_000_000), &[])]);
+    refused_with(
+        measure("5,000,000 empty oneofs in the root message", &oneofs),
+        "(limit.maxDeclarations=N raises it)",
+    );
+    drop(oneofs);
+
+    let mut locations = Vec::new();
+    support::put_len(9, &[0x0a, 0x00].repeat(5_000_000), &mut locations);
+    let mut comments = Vec::new();
+    support::put_len(6, &[0x32, 0x00].repeat(5_000_000), &mut comments);
+    let mut detached = Vec::new();
+    support::put_len(1, &comments, &mut detached);
+    let mut source_comments = Vec::new();
+    support::put_len(9, &detached, &mut source_comments);
+    let comments = schema_of_files(&[&root_file_with(&[], &source_comments)]);
+    refused_with(
+        measure(
+            "5,000,000 detached comments in one source-code location",
+            &comments,
+        ),
+        "(limit.maxNestedRecords=N raises it)",
+    );
+    drop(comments);
+    let source_info = schema_of_files(&[&root_file_with(&[], &locations)]);
+    refused_with(
+        measure(
+            "5,000,000 source-code locations in the root file",
+            &source_info,
+        ),
+        "(limit.maxNestedRecords=N raises it)",
+    );
+    drop(source_info);
+
+    // A 1,000-byte package over three nested 1,000-byte message names, 90,000 fields in the
+    // innermost: each field's full name is about 4,000 bytes.
+    let name = |c: &str| c.repeat(1000);
+    let fields: String = (1..=90_000)
+        .map(|i| format!("int32 f{i} = {}; ", number(i)))
+        .collect();
+    let proto = format!(
+        "syntax = \"proto3\";\npackage {};\nmessage Order {{ {} inner = 1; message {} {{ message {} {{ message {} {{ {fields} }} }} }} }}\n",
+        name("p"),
+        [name("a"), name("b"), name("c")].join("."),
+        name("a"),
+        name("b"),
+        name("c"),
+    );
+    let dir = support::tempdir();
+    std::fs::write(dir.join("order.proto"), proto).unwrap();
+    let long_names = support::schema_data_without_source_info(
+        &dir,
+        "order.proto",
+        &format!("{}.Order", name("p")),
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    refused_with(
+        measure("90,000 fields with 4,000-byte full names", &long_names),
+        "bytes of full names, over the limit of 33554432",
+    );
+}
+
+/// The largest inputs the default limits let through, each checked against itself changed
+/// once (so that both directions walk everything).
+fn the_default_limits() {
+    use std::fmt::Write;
+    let limits = Limits::DEFAULT;
+    let dir = support::tempdir();
+    let compile = |name: &str, proto: &str, root: &str| {
+        std::fs::write(dir.join(name), proto).unwrap();
+        support::schema_data_without_source_info(&dir, name, root)
+    };
+    // Fields: as many as allowed, in messages of 10, each held by one field of the root.
+    let messages = (limits.max_fields - 10) / 11;
+    let mut proto = String::from("syntax = \"proto3\";\npackage shop;\nmessage Order {\n");
+    for m in 0..messages.min(limits.max_messages - 2) {
+        writeln!(proto, "  M{m} m{m} = {};", number(m + 1)).unwrap();
+    }
+    proto.push_str("}\n");
+    for m in 0..messages.min(limits.max_messages - 2) {
+        write!(proto, "message M{m} {{").unwrap();
+        for f in 1..=10 {
+            write!(proto, " int32 f{f} = {f};").unwrap();
+        }
+        proto.push_str(" }\n");
+    }
+    let fields = compile("fields.proto", &proto, "shop.Order");
+    println!(
+        "at the field limit: {} messages of 10 fields, {} bytes of schema data",
+        messages.min(limits.max_messages - 2),
+        fields.len()
+    );
+    assert_eq!(
+        measure("the most fields allowed, decoded and walked", &fields),
+        Ok(true)
+    );
+    drop(fields);
+
+    let values: String = (0..limits.max_enum_values - 1)
+        .map(|v| format!("V{v} = {v}; "))
+        .collect();
+    let enums = compile(
+        "enums.proto",
+        &format!(
+            "syntax = \"proto3\";\npackage shop;\nenum E {{ {values} }}\nmessage Order {{ E e = 1; }}\n"
+        ),
+        "shop.Order",
+    );
+    assert_eq!(measure("the most enum values allowed", &enums), Ok(true));
+
+    // Empty oneofs are the cheapest declarations to send; named ones build.
+    let mut oneofs = Vec::new();
+    for i in 0..limits.max_declarations - 10 {
+        let mut oneof = Vec::new();
+        support::put_len(1, format!("o{i}").as_bytes(), &mut oneof);
+        support::put_len(8, &oneof, &mut oneofs);
+    }
+    let oneofs = schema_of_files(&[&root_file_with(&oneofs, &[])]);
+    assert_eq!(measure("the most oneofs allowed", &oneofs), Ok(true));
+
+    // Records inside options, which the walk does not enter: uninterpreted options' name
+    // parts, as many as the element limit allows.
+    let mut option = Vec::new();
+    for _ in 0..limits.max_nested_records - 100 {
+        support::put_len(2, &[], &mut option);
+    }
+    let mut options = Vec::new();
+    support::put_len(999, &option, &mut options);
+    let mut message_options = Vec::new();
+    support::put_len(7, &options, &mut message_options);
+    let options = schema_of_files(&[&root_file_with(&message_options, &[])]);
+    let verdict = measure(
+        "the most name parts of one uninterpreted option allowed",
+        &options,
+    );
+    println!("  ({verdict:?})");
+
+    // Strings the pool keeps: reserved names, as many as the element limit allows.
+    let names = [0x52, 0x00].repeat(limits.max_elements - 100);
+    let reserved = schema_of_files(&[&root_file_with(&names, &[])]);
+    let verdict = measure("the most reserved names allowed", &reserved);
+    println!("  ({verdict:?})");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

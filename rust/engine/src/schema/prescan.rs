@@ -32,6 +32,20 @@ pub struct Counts {
     pub fields: usize,
     /// Enum values.
     pub enum_values: usize,
+    /// Every declaration the descriptor pool builds: messages, fields, oneofs, enums, enum
+    /// values, services and methods.
+    pub declarations: usize,
+    /// Every record decoding allocates for: each declaration, each string (names, type names,
+    /// imports, reserved names, defaults) and each options, source info or range message. A
+    /// bound on what decoding can allocate, whatever the set repeats.
+    pub elements: usize,
+    /// Records inside options, source info and ranges, a few levels down (uninterpreted
+    /// options and their name parts, locations and their comments): compiled schemas have
+    /// few, and the pool spends hundreds of bytes on each.
+    pub nested_records: usize,
+    /// Bytes of the full names (`pkg.Outer.Inner.field`) of every declaration together: what
+    /// the descriptor pool stores, which nesting multiplies beyond the size of the set.
+    pub full_name_bytes: usize,
     /// Bytes of the longest name: file names, packages, imports, the names of messages,
     /// fields, oneofs, enums, enum values, services and methods, and the type names, extendees,
     /// JSON names and method input and output types that refer to them.
@@ -101,11 +115,7 @@ pub(crate) fn scan(bytes: &[u8], keep_files: usize) -> Result<Scan<'_>, DecodeEr
         },
         keep_files,
     };
-    scanner.stack.push(Frame {
-        kind: Kind::Set,
-        end: bytes.len(),
-        field: None,
-    });
+    scanner.stack.push(Frame::new(Kind::Set, bytes.len()));
     match scanner.run() {
         Ok(()) => Ok(scanner.scan),
         Err(description) => Err(not_a_descriptor_set(&description, &scanner.within())),
@@ -277,6 +287,36 @@ struct Frame {
     end: usize,
     /// The field being read, while one is: prost names it in errors from inside it.
     field: Option<&'static str>,
+    /// The declaration's own name (a file's package), in bytes, once read.
+    name_len: usize,
+    /// Declarations inside this one, at any depth.
+    descendants: usize,
+}
+
+impl Frame {
+    fn new(kind: Kind, end: usize) -> Frame {
+        Frame {
+            kind,
+            end,
+            field: None,
+            name_len: 0,
+            descendants: 0,
+        }
+    }
+
+    /// Whether the pool gives this frame a full name of its own.
+    fn is_declaration(&self) -> bool {
+        matches!(
+            self.kind,
+            Kind::Message
+                | Kind::Field
+                | Kind::Oneof
+                | Kind::Enum
+                | Kind::EnumValue
+                | Kind::Service
+                | Kind::Method
+        )
+    }
 }
 
 struct Scanner<'a> {
@@ -304,7 +344,7 @@ impl<'a> Scanner<'a> {
                 if depth == 0 {
                     return Ok(());
                 }
-                self.stack.pop();
+                self.leave();
                 self.finish_field();
                 continue;
             }
@@ -347,6 +387,7 @@ impl<'a> Scanner<'a> {
         match value {
             Value::Walk(_) | Value::Skip => {
                 expect(wire_type, WireType::LengthDelimited)?;
+                self.scan.counts.elements += 1;
                 if self.stack.len() - 1 == MAX_DEPTH {
                     return Err(RECURSION_LIMIT.into());
                 }
@@ -354,6 +395,9 @@ impl<'a> Scanner<'a> {
                 match value {
                     Value::Walk(inner) => self.enter(inner, key_at, end),
                     _ => {
+                        let nested = records_within(&self.bytes[self.pos..end], SKIPPED_DEPTH).0;
+                        self.scan.counts.nested_records =
+                            self.scan.counts.nested_records.saturating_add(nested);
                         self.pos = end;
                         self.finish_field();
                     }
@@ -361,11 +405,20 @@ impl<'a> Scanner<'a> {
             }
             Value::Name(_) | Value::Text => {
                 expect(wire_type, WireType::LengthDelimited)?;
+                self.scan.counts.elements += 1;
                 let end = self.length()?;
                 let text = &self.bytes[self.pos..end];
                 self.pos = end;
                 if let Value::Name(what) = value {
                     self.name(what, text, kind == Kind::File && tag == 1);
+                    // The last one counts, as prost keeps the last.
+                    let own =
+                        matches!((kind, tag), (Kind::File, 2)) || (kind != Kind::File && tag == 1);
+                    if own {
+                        if let Some(frame) = self.stack.last_mut() {
+                            frame.name_len = text.len();
+                        }
+                    }
                 }
                 self.finish_field();
             }
@@ -410,11 +463,33 @@ impl<'a> Scanner<'a> {
             Kind::EnumValue => counts.enum_values += 1,
             _ => {}
         }
-        self.stack.push(Frame {
-            kind,
-            end,
-            field: None,
-        });
+        if !matches!(kind, Kind::File | Kind::Set | Kind::Group(_)) {
+            counts.declarations += 1;
+        }
+        self.stack.push(Frame::new(kind, end));
+    }
+
+    /// Ends the innermost frame: a declaration adds its name to its own full name and to those
+    /// of everything inside it (`pkg.` likewise for a file's declarations), whatever order the
+    /// fields came in.
+    fn leave(&mut self) {
+        let Some(frame) = self.stack.pop() else {
+            return;
+        };
+        let counts = &mut self.scan.counts;
+        if frame.is_declaration() {
+            let named = frame.descendants + 1;
+            counts.full_name_bytes = counts
+                .full_name_bytes
+                .saturating_add((frame.name_len + 1).saturating_mul(named));
+            if let Some(parent) = self.stack.last_mut() {
+                parent.descendants += named;
+            }
+        } else if frame.kind == Kind::File {
+            counts.full_name_bytes = counts
+                .full_name_bytes
+                .saturating_add(frame.name_len.saturating_mul(frame.descendants));
+        }
     }
 
     fn name(&mut self, what: &'static str, name: &'a [u8], is_file_name: bool) {
@@ -444,11 +519,7 @@ impl<'a> Scanner<'a> {
             WireType::SixtyFourBit => self.pos = self.within_bytes(8)?,
             WireType::ThirtyTwoBit => self.pos = self.within_bytes(4)?,
             WireType::LengthDelimited => self.pos = self.length()?,
-            WireType::StartGroup => self.stack.push(Frame {
-                kind: Kind::Group(tag),
-                end: usize::MAX,
-                field: None,
-            }),
+            WireType::StartGroup => self.stack.push(Frame::new(Kind::Group(tag), usize::MAX)),
             WireType::EndGroup => return Err(UNEXPECTED_END_GROUP.into()),
         }
         Ok(())
@@ -521,6 +592,57 @@ impl<'a> Scanner<'a> {
             })
             .collect()
     }
+}
+
+/// How deep [`records_within`] looks inside a message the walk does not enter: deep enough for
+/// an options message's uninterpreted options and their name parts, and for source info's
+/// locations and their comments.
+const SKIPPED_DEPTH: usize = 3;
+
+/// How many records lie inside a message the walk does not enter (options, source info,
+/// ranges), down to `depth` levels of length-delimited fields that read as messages: each
+/// becomes a value when decoded. A string that happens to read as a message is counted as
+/// one, which can only overcount. Also says whether the bytes read as a message at all.
+/// Counting stops quietly at anything malformed: prost refuses that when it decodes the file,
+/// and a file it never decodes costs nothing. Work is at most `depth + 1` reads of the bytes.
+fn records_within(bytes: &[u8], depth: usize) -> (usize, bool) {
+    let mut inner = Scanner {
+        bytes,
+        pos: 0,
+        stack: Vec::new(),
+        scan: Scan {
+            counts: Counts::default(),
+            files: Vec::new(),
+            longest: None,
+        },
+        keep_files: 0,
+    };
+    let mut records = 0usize;
+    while inner.pos < bytes.len() {
+        let Ok((_, wire_type)) = inner.key() else {
+            return (records, false);
+        };
+        let skipped = match wire_type {
+            WireType::Varint => inner.varint().map(|_| ()),
+            WireType::SixtyFourBit => inner.within_bytes(8).map(|end| inner.pos = end),
+            WireType::ThirtyTwoBit => inner.within_bytes(4).map(|end| inner.pos = end),
+            WireType::LengthDelimited => inner.length().map(|end| {
+                if depth > 0 {
+                    let (nested, message) = records_within(&bytes[inner.pos..end], depth - 1);
+                    if message {
+                        records = records.saturating_add(nested);
+                    }
+                }
+                inner.pos = end;
+            }),
+            WireType::StartGroup | WireType::EndGroup => Ok(()),
+        };
+        if skipped.is_err() {
+            return (records, false);
+        }
+        records = records.saturating_add(1);
+    }
+    (records, true)
 }
 
 fn expect(actual: WireType, expected: WireType) -> Result<(), Failure> {

@@ -27,6 +27,23 @@ pub fn schema_data(dir: &Path, root_file: &str, root_message: &str) -> Vec<u8> {
     .into_bytes()
 }
 
+/// [`schema_data`] without source info, as a Java client uploads it (a generated class's
+/// descriptor has none).
+pub fn schema_data_without_source_info(dir: &Path, root_file: &str, root_message: &str) -> Vec<u8> {
+    let mut set = protox::compile([root_file], [dir])
+        .unwrap_or_else(|e| panic!("{}: {e:?}", dir.join(root_file).display()));
+    for file in &mut set.file {
+        file.source_code_info = None;
+    }
+    SchemaData {
+        descriptor_set: set.encode_to_vec(),
+        root_message: root_message.to_owned(),
+        root_file: root_file.to_owned(),
+    }
+    .to_json()
+    .into_bytes()
+}
+
 /// Compiles one .proto text (file `order.proto`) into schema data.
 pub fn schema_from_text(proto: &str, root_message: &str) -> Vec<u8> {
     let dir = tempdir();

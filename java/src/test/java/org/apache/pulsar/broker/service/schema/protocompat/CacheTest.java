@@ -48,7 +48,7 @@ class CacheTest {
     void limitsComeFromSystemProperties() throws Exception {
         String defaultsOut = ChildJvm.run(List.of(), CacheMain.class).output();
         Map<String, Long> defaults = stats(defaultsOut);
-        assertEquals(List.of(16L << 20, 1000L, 50_000L, 500_000L, 50_000_000L),
+        assertEquals(List.of(16L << 20, 1000L, 50_000L, 100_000L, 50_000_000L),
                 List.of(defaults.get("limit.maxSchemaBytes"), defaults.get("limit.maxFiles"),
                         defaults.get("limit.maxMessages"), defaults.get("limit.maxFields"),
                         defaults.get("limit.maxFieldComparisons")));

@@ -91,13 +91,13 @@ class HostileInputTest {
                 }
                 return single(f);
             }, "RESOURCE_LIMIT_EXCEEDED", "has 50001 messages, over the limit of 50000"),
-            Arguments.of("500,001 fields", (Supplier<SchemaData>) () -> {
+            Arguments.of("100,001 fields", (Supplier<SchemaData>) () -> {
                 DescriptorProto.Builder wide = DescriptorProto.newBuilder().setName("Root");
-                for (int i = 1; i <= 500_001; i++) {
+                for (int i = 1; i <= 100_001; i++) {
                     wide.addField(field("f" + i, i, Type.TYPE_BOOL));
                 }
                 return single(file("root.proto").addMessageType(wide));
-            }, "RESOURCE_LIMIT_EXCEEDED", "has 500001 fields, over the limit of 500000"),
+            }, "RESOURCE_LIMIT_EXCEEDED", "has 100001 fields, over the limit of 100000"),
             Arguments.of("150 nested declarations", (Supplier<SchemaData>) () -> {
                 DescriptorProto.Builder level = DescriptorProto.newBuilder().setName("L");
                 for (int i = 0; i < 150; i++) {
