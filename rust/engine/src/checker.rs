@@ -85,6 +85,13 @@ pub struct Bounds {
 /// (measured 36x to 39x for the benchmark schemas: BENCHMARKS.md).
 pub const DECODED_SIZE_FACTOR: usize = 40;
 
+/// What a decoded schema is counted as in the decoded-schema cache: [`DECODED_SIZE_FACTOR`]
+/// times the schema data its decoded files would take (their bytes, as base64 in the JSON),
+/// so that files the root never imports, which are never decoded, weigh nothing.
+pub fn decoded_weight(schema: &Schema) -> usize {
+    (schema.decoded_bytes().saturating_mul(4) / 3).saturating_mul(DECODED_SIZE_FACTOR)
+}
+
 impl Bounds {
     pub const DEFAULT: Bounds = Bounds {
         max_schemas: 50_000,
@@ -391,8 +398,7 @@ impl Checker {
         lock(&self.schemas).put(key, entry.clone(), entry.weight());
         let schema = decoded.ok().map(Arc::new);
         if let Some(schema) = &schema {
-            let weight = entry.data.len().saturating_mul(DECODED_SIZE_FACTOR);
-            lock(&self.decoded).put(entry.id, schema.clone(), weight);
+            lock(&self.decoded).put(entry.id, schema.clone(), decoded_weight(schema));
         }
         Ok(Fetched { entry, schema })
     }
@@ -416,8 +422,7 @@ impl Checker {
                             e.message
                         ))
                     })?;
-                let weight = fetched.entry.data.len().saturating_mul(DECODED_SIZE_FACTOR);
-                lock(&self.decoded).put(fetched.entry.id, schema.clone(), weight);
+                lock(&self.decoded).put(fetched.entry.id, schema.clone(), decoded_weight(&schema));
                 schema
             }
         };

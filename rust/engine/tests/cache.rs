@@ -108,10 +108,14 @@ fn bounds_are_held_whatever_the_traffic() {
     let schemas: Vec<Vec<u8>> = (0..30)
         .map(|i| version(&format!("string f{i} = 2;")))
         .collect();
-    let biggest = schemas.iter().map(Vec::len).max().unwrap();
+    let heaviest = schemas
+        .iter()
+        .map(|s| protocompat::checker::decoded_weight(&protocompat::Schema::decode(s).unwrap()))
+        .max()
+        .unwrap();
     let bounds = Bounds {
         max_schemas: 8,
-        max_decoded_bytes: biggest * protocompat::DECODED_SIZE_FACTOR * 5,
+        max_decoded_bytes: heaviest * 5,
         max_verdicts: 7,
         ..Bounds::DEFAULT
     };
@@ -174,4 +178,46 @@ fn a_failing_source_is_an_internal_error() {
         result.unwrap_err(),
         CheckError::Internal("the array went away".into())
     );
+}
+
+/// A schema whose bulk is a file the root never imports is cached by what was decoded, not by
+/// its size: a warm history does not decode it again (it used to weigh more than the whole
+/// decoded-schema cache and be decoded on every check).
+#[test]
+fn schemas_weigh_what_was_decoded() {
+    let mut unimported = String::from("syntax = \"proto3\";\npackage bulk;\n");
+    for m in 0..9_000 {
+        unimported.push_str(&format!(
+            "message M{m} {{ int64 a = 1; int64 b = 2; int64 c = 3; }}\n"
+        ));
+    }
+    let dir = support::tempdir();
+    std::fs::write(dir.join("bulk.proto"), unimported).unwrap();
+    std::fs::write(
+        dir.join("order.proto"),
+        "syntax = \"proto3\";\npackage shop;\nmessage Order { int64 id = 1; }\n",
+    )
+    .unwrap();
+    // Both files in the set, only order.proto in the root's closure.
+    let mut set = protox::compile(["order.proto", "bulk.proto"], [&dir]).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    for file in &mut set.file {
+        file.source_code_info = None;
+    }
+    use prost::Message;
+    let big = protocompat::schema::SchemaData {
+        descriptor_set: set.encode_to_vec(),
+        root_message: "shop.Order".into(),
+        root_file: "order.proto".into(),
+    }
+    .to_json()
+    .into_bytes();
+    let checker = Checker::new(Bounds {
+        max_decoded_bytes: big.len() * protocompat::DECODED_SIZE_FACTOR / 4,
+        ..Bounds::DEFAULT
+    });
+    let (first, second) = (version("string a = 2;"), version("string b = 3;"));
+    let (_, cold) = counted(&checker, &[&big], &first, Strategy::Full);
+    let (_, warm) = counted(&checker, &[&big], &second, Strategy::Full);
+    assert_eq!((cold, warm), (2, 1), "the big schema was decoded again");
 }

@@ -4,6 +4,7 @@ mod descriptor_set;
 mod prescan;
 mod pulsar_json;
 
+use prost::Message;
 use prost_reflect::{DescriptorPool, MessageDescriptor};
 use sha2::{Digest, Sha256};
 
@@ -20,6 +21,8 @@ const LISTED_NAMES: usize = 10;
 #[derive(Debug, Clone)]
 pub struct Schema {
     root: MessageDescriptor,
+    /// Serialized bytes of the files that were decoded (the root's import closure).
+    decoded_bytes: usize,
 }
 
 impl Schema {
@@ -35,11 +38,25 @@ impl Schema {
         let parsed = SchemaData::parse(data)?;
         let pool = descriptor_set::build_pool(&parsed.descriptor_set, &parsed.root_file, limits)?;
         let root = find_root(&pool, &parsed.root_message, &parsed.root_file)?;
-        Ok(Schema { root })
+        let decoded_bytes = pool
+            .files()
+            .map(|file| file.file_descriptor_proto().encoded_len())
+            .sum();
+        Ok(Schema {
+            root,
+            decoded_bytes,
+        })
     }
 
     pub fn root(&self) -> &MessageDescriptor {
         &self.root
+    }
+
+    /// Serialized bytes of what was decoded: the root's import closure, which may be much
+    /// less than the schema data (files the root does not import are never decoded). What the
+    /// decoded schema takes in memory grows with this.
+    pub fn decoded_bytes(&self) -> usize {
+        self.decoded_bytes
     }
 }
 
