@@ -11,9 +11,11 @@ use protocompat::{Bounds, CheckError, Checker, Limits, SchemaRole, Settings, Str
 
 use input::InputOptions;
 
-/// The same allocator as the broker plugin's library, so the CLI's timings match it.
+/// The same allocator as the broker plugin's library, metered as there, so the CLI's timings
+/// and memory budget match it.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: protocompat::budget::MeteredAllocator<mimalloc::MiMalloc> =
+    protocompat::budget::MeteredAllocator(mimalloc::MiMalloc);
 
 /// Exit status for bad input or usage, as for clap's own usage errors.
 const EXIT_BAD_INPUT: u8 = 2;

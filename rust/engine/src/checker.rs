@@ -11,9 +11,10 @@
 //! a digest. Callers hand over a [`SchemaSource`], so a JNI caller can read Java arrays in
 //! place and copy only the schemas that actually need decoding.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use crate::budget::Budget;
 use crate::cache::{BoundedLru, IndexDigest};
 use crate::error::{CheckError, DecodeError, SchemaError, SchemaRole};
 use crate::limits::Limits;
@@ -118,6 +119,8 @@ pub struct CacheStats {
     pub decoded_bytes: usize,
     pub verdicts: usize,
     pub verdict_bytes: usize,
+    /// The heap the last check held at its peak, where the metered allocator is installed.
+    pub last_check_peak_bytes: usize,
 }
 
 /// One schema's data and what a check needs to know of it when no rule has to run.
@@ -159,6 +162,8 @@ pub struct Checker {
     schemas: Mutex<BoundedLru<u128, Arc<Remembered>>>,
     decoded: Mutex<BoundedLru<u64, Arc<Schema>>>,
     verdicts: Mutex<BoundedLru<(u64, u64), Arc<Verdict>>>,
+    /// The heap the last check held at its peak (see [`crate::budget`]).
+    last_peak: AtomicUsize,
 }
 
 impl Checker {
@@ -202,6 +207,7 @@ impl Checker {
                 },
                 bounds.max_verdict_bytes,
             )),
+            last_peak: AtomicUsize::new(0),
         }
     }
 
@@ -230,6 +236,7 @@ impl Checker {
             decoded_bytes: decoded.bytes(),
             verdicts: verdicts.len(),
             verdict_bytes: verdicts.bytes(),
+            last_check_peak_bytes: self.last_peak.load(Ordering::Relaxed),
         }
     }
 
@@ -259,6 +266,18 @@ impl Checker {
         source: &mut impl SchemaSource,
         strategy_code: i32,
     ) -> Result<Report, CheckError> {
+        let memory = Budget::start(self.limits.max_check_memory_bytes);
+        let result = self.check_within(source, strategy_code, &memory);
+        self.last_peak.store(memory.peak(), Ordering::Relaxed);
+        result
+    }
+
+    fn check_within(
+        &self,
+        source: &mut impl SchemaSource,
+        strategy_code: i32,
+        memory: &Budget,
+    ) -> Result<Report, CheckError> {
         let strategy = Strategy::from_code(strategy_code);
         let strategy_name = strategy.map_or_else(
             || format!("strategy code {strategy_code}"),
@@ -266,6 +285,7 @@ impl Checker {
         );
         let history = source.existing();
         let mut new = self.fetch(source, Which::New)?;
+        memory.check("after decoding the new schema")?;
         let new_root = usable(&new.entry, Which::New)?.to_owned();
         let mut report = Report::new(strategy_name.clone(), history, new.entry.sha256.clone());
         let rejected = |rule, detail: &str| Finding {
@@ -304,6 +324,7 @@ impl Checker {
         if !strategy.directions().is_empty() {
             for index in 0..history {
                 let mut old = self.fetch(source, Which::Existing(index))?;
+                memory.check("after decoding an existing schema")?;
                 for &direction in strategy.directions() {
                     let verdict = match self.cached_verdict(&old.entry, &new.entry, direction) {
                         Some(verdict) => verdict,
@@ -315,7 +336,7 @@ impl Checker {
                                 Direction::ExistingWritesNewReads => (old_schema, new_schema),
                                 Direction::NewWritesExistingReads => (new_schema, old_schema),
                             };
-                            let verdict = walk::can_read(w.root(), r.root(), &mut budget)
+                            let verdict = walk::can_read(w.root(), r.root(), &mut budget, memory)?
                                 .ok_or_else(|| too_much_work(&self.limits, history))?;
                             let verdict = Arc::new(verdict);
                             self.store_verdict(&old.entry, &new.entry, direction, &verdict);

@@ -9,6 +9,7 @@
 //! - [`strategy`]: which pairs a strategy compares;
 //! - [`report`]: findings, bounded text and JSON renderings;
 //! - [`settings`]: every cache bound and resource limit, named and defaulted once;
+//! - [`budget`]: the memory one check holds, metered by [`budget::MeteredAllocator`];
 //! - [`checker`]: the check over a history, with bounded caches of remembered schemas, decoded
 //!   schemas and pairwise results (the broker plugin keeps one [`Checker`] for its lifetime);
 //! - `cache`: the byte-bounded maps behind them, and the digest that finds a schema (a hit is
@@ -16,6 +17,7 @@
 //!
 //! Nothing here knows about JNI or the CLI.
 
+pub mod budget;
 mod cache;
 pub mod checker;
 pub mod error;

@@ -34,6 +34,9 @@ pub struct Limits {
     pub max_full_name_bytes: usize,
     /// Field pairs compared in one check, over its whole history.
     pub max_field_comparisons: usize,
+    /// Heap one check may hold at once, measured where the metered allocator is installed
+    /// (see [`crate::budget`]).
+    pub max_check_memory_bytes: usize,
 }
 
 impl Limits {
@@ -70,6 +73,10 @@ impl Limits {
         // message names) multiplies them past the size of the set: 400 MB of names in 2.3 MB.
         max_full_name_bytes: 32 << 20,
         max_field_comparisons: 50_000_000,
+        // Over twice the worst check the other limits let through (214 MB through JNI at the
+        // field limit, both schemas decoded: `PeakMemoryTest`): a net for whatever a count
+        // misses, far from what a real schema needs.
+        max_check_memory_bytes: 512 << 20,
     };
 
     pub(crate) fn check_size(&self, bytes: usize) -> Result<(), DecodeError> {

@@ -126,6 +126,11 @@ pub static SETTINGS: &[Setting] = &[
         limits.max_field_comparisons,
         "field pairs compared in one check, over its whole history"
     ),
+    setting!(
+        "limit.maxCheckMemoryBytes",
+        limits.max_check_memory_bytes,
+        "heap one check may hold, checked after each decode and while walking"
+    ),
 ];
 
 impl Settings {

@@ -11,6 +11,8 @@ use std::collections::{HashSet, VecDeque};
 
 use prost_reflect::{FieldDescriptor, MessageDescriptor};
 
+use crate::budget::Budget;
+use crate::error::CheckError;
 use crate::report::{cut, KEPT_FINDINGS};
 use crate::rules::{Check, FieldPair, MessagePair, Rule, Severity, TypeRef, Violation, RULES};
 
@@ -124,12 +126,17 @@ impl Paths {
     }
 }
 
-/// `None` when comparing would take more than `budget` field pairs (what it used is taken off).
+/// How many field pairs the walk compares between two looks at the memory budget.
+const MEMORY_CHECK_EVERY: usize = 4096;
+
+/// `Ok(None)` when comparing would take more than `budget` field pairs (what it used is taken
+/// off); an error when the check holds more memory than `memory` allows.
 pub(crate) fn can_read(
     writer: &MessageDescriptor,
     reader: &MessageDescriptor,
     budget: &mut usize,
-) -> Option<Verdict> {
+    memory: &Budget,
+) -> Result<Option<Verdict>, CheckError> {
     let mut verdict = Verdict::default();
     let roots = MessagePair { writer, reader };
     for rule in RULES {
@@ -139,7 +146,7 @@ pub(crate) fn can_read(
                 // would only add noise to a verdict that is already final.
                 let path = cut(reader.full_name(), PATH_LIMIT);
                 verdict.record(rule, |_| path, violation);
-                return Some(verdict);
+                return Ok(Some(verdict));
             }
         }
     }
@@ -175,7 +182,13 @@ pub(crate) fn can_read(
             let Some(reader_field) = reader.get_field(writer_field.number()) else {
                 continue;
             };
-            *budget = budget.checked_sub(1)?;
+            let Some(left) = budget.checked_sub(1) else {
+                return Ok(None);
+            };
+            *budget = left;
+            if left % MEMORY_CHECK_EVERY == 0 {
+                memory.check("while comparing fields")?;
+            }
             let fields = FieldPair::new(&writer_field, &reader_field);
             for &rule in &rules {
                 if let Check::Fields(check) = rule.check {
@@ -195,5 +208,5 @@ pub(crate) fn can_read(
             }
         }
     }
-    Some(verdict)
+    Ok(Some(verdict))
 }

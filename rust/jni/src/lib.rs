@@ -22,9 +22,11 @@ use policy::{BridgeError, ThrowCheckException};
 const COMPATIBLE: jint = 1;
 
 /// Decoding a schema is allocation-bound: mimalloc makes a cold check about 1.5x faster than
-/// glibc's malloc (BENCHMARKS.md). It serves only this library's Rust allocations.
+/// glibc's malloc (BENCHMARKS.md). It serves only this library's Rust allocations, metered so
+/// that a check past its memory budget stops (`protocompat::budget`).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: protocompat::budget::MeteredAllocator<mimalloc::MiMalloc> =
+    protocompat::budget::MeteredAllocator(mimalloc::MiMalloc);
 
 /// One checker, with its caches, for the life of the library.
 static CHECKER: OnceLock<Checker> = OnceLock::new();
@@ -119,8 +121,8 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
 }
 
 /// `NativeChecker.cacheStats()`: `name=value` pairs separated by spaces, what the caches hold
-/// (`schemas`, `schemaDataBytes`, `decoded`, `decodedBytes`, `verdicts`, `verdictBytes`) then
-/// every setting in force (`cache.maxSchemas=...`, `limit.maxFields=...`).
+/// (`schemas`, `schemaDataBytes`, `decoded`, `decodedBytes`, `verdicts`, `verdictBytes`), the
+/// heap the last check held at its peak (`lastCheckPeakBytes`), then every setting in force (`cache.maxSchemas=...`, `limit.maxFields=...`).
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_NativeChecker_cacheStats<
     'local,
@@ -135,13 +137,15 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
             limits: checker().limits(),
         };
         let mut text = format!(
-            "schemas={} schemaDataBytes={} decoded={} decodedBytes={} verdicts={} verdictBytes={}",
+            "schemas={} schemaDataBytes={} decoded={} decodedBytes={} verdicts={} verdictBytes={} \
+             lastCheckPeakBytes={}",
             stats.schemas,
             stats.schema_data_bytes,
             stats.decoded,
             stats.decoded_bytes,
             stats.verdicts,
-            stats.verdict_bytes
+            stats.verdict_bytes,
+            stats.last_check_peak_bytes
         );
         for setting in SETTINGS {
             text.push_str(&format!(" {}={}", setting.name, setting.value(&settings)));

@@ -1,0 +1,54 @@
+//! The memory budget of one check (`limit.maxCheckMemoryBytes`), with the metered allocator
+//! installed as the JNI library and the CLI install it.
+
+mod support;
+
+use std::path::Path;
+
+use protocompat::budget::MeteredAllocator;
+use protocompat::{Bounds, Checker, Limits, Strategy};
+use support::schema_data;
+
+#[global_allocator]
+static ALLOCATOR: MeteredAllocator<std::alloc::System> = MeteredAllocator(std::alloc::System);
+
+#[test]
+fn a_check_over_its_memory_budget_stops_and_says_so() {
+    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/schemas");
+    let large = schema_data(&bench, "large.proto", "bench.Root");
+
+    let roomy = Checker::new(Bounds::NONE);
+    let report = roomy
+        .check(&[], &large, Strategy::Full.code())
+        .expect("the default budget holds a large schema");
+    assert!(report.compatible);
+    let peak = roomy.stats().last_check_peak_bytes;
+    assert!(
+        peak > 1 << 20,
+        "a 240 KB schema decodes to more than 1 MiB, metered {peak}"
+    );
+
+    let tight = Checker::with_limits(
+        Bounds::NONE,
+        Limits {
+            max_check_memory_bytes: 1 << 20,
+            ..Limits::DEFAULT
+        },
+    );
+    let refused = tight
+        .check(&[], &large, Strategy::Full.code())
+        .expect_err("over a 1 MiB budget");
+    assert_eq!(refused.rule_id(), "RESOURCE_LIMIT_EXCEEDED");
+    let text = refused.to_string();
+    assert!(
+        text.contains("over its budget of 1 MiB (limit.maxCheckMemoryBytes=N raises it)"),
+        "{text}"
+    );
+    // The checker goes on working afterwards.
+    assert!(
+        roomy
+            .check(&[&large], &large, Strategy::Full.code())
+            .unwrap()
+            .compatible
+    );
+}
