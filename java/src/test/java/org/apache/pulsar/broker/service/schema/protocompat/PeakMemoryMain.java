@@ -75,6 +75,38 @@ public final class PeakMemoryMain {
                 .addMessageType(root);
     }
 
+    /**
+     * A tiny root file beside a file it does not import declaring 6,000,000 empty messages
+     * (two bytes each), written as raw bytes: refused by the message count before decoding.
+     */
+    private static SchemaData sixMillionMessages() {
+        FileDescriptorProto root = FileDescriptorProto.newBuilder().setName("root.proto").setPackage("h")
+                .setSyntax("proto3").addMessageType(DescriptorProto.newBuilder().setName("Root")
+                        .addField(field("id", 1, Type.TYPE_INT64, null))).build();
+        java.io.ByteArrayOutputStream big = new java.io.ByteArrayOutputStream();
+        big.write(new byte[] {0x0a, 7, 'b', 'i', 'g', '.', 'p', 'r', 'o'}, 0, 9);
+        for (int i = 0; i < 6_000_000; i++) {
+            big.write(0x22);
+            big.write(0x00);
+        }
+        FileDescriptorSet set = FileDescriptorSet.newBuilder().addFile(root).build();
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        bytes.writeBytes(set.toByteArray());
+        byte[] file = big.toByteArray();
+        bytes.write(0x0a);
+        for (long n = file.length; ; n >>>= 7) {
+            if (n < 0x80) {
+                bytes.write((int) n);
+                break;
+            }
+            bytes.write((int) (n & 0x7f) | 0x80);
+        }
+        bytes.writeBytes(file);
+        String json = "{\"fileDescriptorSet\":\"" + Base64.getEncoder().encodeToString(bytes.toByteArray())
+                + "\",\"rootMessageTypeName\":\"h.Root\",\"rootFileDescriptorName\":\"root.proto\"}";
+        return schema(json.getBytes(StandardCharsets.UTF_8));
+    }
+
     public static void main(String[] args) throws Exception {
         ProtobufNativeSchemaAdvanceCompatibilityCheck check = new ProtobufNativeSchemaAdvanceCompatibilityCheck();
         String unavailable = NativeLibrary.ensureLoaded();
@@ -83,6 +115,8 @@ public final class PeakMemoryMain {
         }
         measure(check, "the most fields allowed", data(mostFields(), "1"), data(mostFields(), "2"));
         measure(check, "the most oneofs allowed", data(mostOneofs(), "1"), data(mostOneofs(), "2"));
+        measure(check, "6,000,000 messages in a file the root does not import", data(mostOneofs(), "3"),
+                sixMillionMessages());
     }
 
     private static void measure(ProtobufNativeSchemaAdvanceCompatibilityCheck check, String what,

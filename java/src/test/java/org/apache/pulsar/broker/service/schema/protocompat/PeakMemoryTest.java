@@ -23,5 +23,7 @@ class PeakMemoryTest {
         assertEquals(0, result.exitCode(), out);
         assertEquals(2, out.lines().filter(l -> l.startsWith("PEAK") && l.endsWith(": compatible")).count(), out);
         assertTrue(out.contains("PEAK the most fields allowed"), out);
+        assertTrue(out.lines().anyMatch(l -> l.startsWith("PEAK 6,000,000 messages")
+                && l.contains("RESOURCE_LIMIT_EXCEEDED") && l.contains("has 6000001 messages")), out);
     }
 }
