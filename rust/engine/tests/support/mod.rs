@@ -16,25 +16,25 @@ pub fn fixtures() -> PathBuf {
 
 /// Compiles `root_file` (relative to `dir`, which is the import root) into Pulsar schema data.
 pub fn schema_data(dir: &Path, root_file: &str, root_message: &str) -> Vec<u8> {
-    let set = protox::compile([root_file], [dir])
-        .unwrap_or_else(|e| panic!("{}: {e:?}", dir.join(root_file).display()));
-    SchemaData {
-        descriptor_set: set.encode_to_vec(),
-        root_message: root_message.to_owned(),
-        root_file: root_file.to_owned(),
-    }
-    .to_json()
-    .into_bytes()
+    wrap(&compile(dir, root_file), root_file, root_message)
 }
 
 /// [`schema_data`] without source info, as a Java client uploads it (a generated class's
 /// descriptor has none).
 pub fn schema_data_without_source_info(dir: &Path, root_file: &str, root_message: &str) -> Vec<u8> {
-    let mut set = protox::compile([root_file], [dir])
-        .unwrap_or_else(|e| panic!("{}: {e:?}", dir.join(root_file).display()));
+    let mut set = compile(dir, root_file);
     for file in &mut set.file {
         file.source_code_info = None;
     }
+    wrap(&set, root_file, root_message)
+}
+
+fn compile(dir: &Path, root_file: &str) -> prost_types::FileDescriptorSet {
+    protox::compile([root_file], [dir])
+        .unwrap_or_else(|e| panic!("{}: {e:?}", dir.join(root_file).display()))
+}
+
+fn wrap(set: &prost_types::FileDescriptorSet, root_file: &str, root_message: &str) -> Vec<u8> {
     SchemaData {
         descriptor_set: set.encode_to_vec(),
         root_message: root_message.to_owned(),
@@ -58,7 +58,7 @@ pub fn schema_from_text(proto: &str, root_message: &str) -> Vec<u8> {
 pub fn descriptor_set_from_text(proto: &str) -> Vec<u8> {
     let dir = tempdir();
     std::fs::write(dir.join("order.proto"), proto).unwrap();
-    let mut set = protox::compile(["order.proto"], [&dir]).unwrap();
+    let mut set = compile(&dir, "order.proto");
     std::fs::remove_dir_all(&dir).unwrap();
     for file in &mut set.file {
         file.source_code_info = None;
