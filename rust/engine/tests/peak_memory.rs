@@ -141,37 +141,6 @@ fn refusals_and_normal_checks() {
     );
 }
 
-/// `order.proto` whose message `shop.Order` (one field, `id`) also carries `extra`, raw records
-/// of DescriptorProto; the file itself carries `file_extra`.
-fn root_file_with(extra: &[u8], file_extra: &[u8]) -> Vec<u8> {
-    use prost::Message;
-    use prost_types::field_descriptor_proto::{Label, Type};
-    use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
-    let mut order = DescriptorProto {
-        name: Some("Order".into()),
-        field: vec![FieldDescriptorProto {
-            name: Some("id".into()),
-            number: Some(1),
-            label: Some(Label::Optional as i32),
-            r#type: Some(Type::Int64 as i32),
-            ..Default::default()
-        }],
-        ..Default::default()
-    }
-    .encode_to_vec();
-    order.extend_from_slice(extra);
-    let mut file = FileDescriptorProto {
-        name: Some("order.proto".into()),
-        package: Some("shop".into()),
-        syntax: Some("proto3".into()),
-        ..Default::default()
-    }
-    .encode_to_vec();
-    support::put_len(4, &order, &mut file);
-    file.extend_from_slice(file_extra);
-    file
-}
-
 /// Field number `i`, stepping over the 19000-19999 protobuf reserves.
 fn number(i: usize) -> usize {
     if i >= 19_000 {
@@ -184,7 +153,10 @@ fn number(i: usize) -> usize {
 /// Inputs that passed every count before: repeated records the counts did not see, and full
 /// names multiplied by nesting. Each is now refused before decoding.
 fn uncounted_repetitions_and_long_full_names() {
-    let oneofs = schema_of_files(&[&root_file_with(&[0x42, 0x00].repeat(5_000_000), &[])]);
+    let oneofs = schema_of_files(&[&support::root_file_with(
+        &[0x42, 0x00].repeat(5_000_000),
+        &[],
+    )]);
     refused_with(
         measure("5,000,000 empty oneofs in the root message", &oneofs),
         "(limit.maxDeclarations=N raises it)",
@@ -199,7 +171,7 @@ fn uncounted_repetitions_and_long_full_names() {
     support::put_len(1, &comments, &mut detached);
     let mut source_comments = Vec::new();
     support::put_len(9, &detached, &mut source_comments);
-    let comments = schema_of_files(&[&root_file_with(&[], &source_comments)]);
+    let comments = schema_of_files(&[&support::root_file_with(&[], &source_comments)]);
     refused_with(
         measure(
             "5,000,000 detached comments in one source-code location",
@@ -208,7 +180,7 @@ fn uncounted_repetitions_and_long_full_names() {
         "(limit.maxNestedRecords=N raises it)",
     );
     drop(comments);
-    let source_info = schema_of_files(&[&root_file_with(&[], &locations)]);
+    let source_info = schema_of_files(&[&support::root_file_with(&[], &locations)]);
     refused_with(
         measure(
             "5,000,000 source-code locations in the root file",
@@ -301,7 +273,7 @@ fn the_default_limits() {
         support::put_len(1, format!("o{i}").as_bytes(), &mut oneof);
         support::put_len(8, &oneof, &mut oneofs);
     }
-    let oneofs = schema_of_files(&[&root_file_with(&oneofs, &[])]);
+    let oneofs = schema_of_files(&[&support::root_file_with(&oneofs, &[])]);
     assert_eq!(measure("the most oneofs allowed", &oneofs), Ok(true));
 
     // Records inside options, which the walk does not enter: uninterpreted options' name
@@ -314,7 +286,7 @@ fn the_default_limits() {
     support::put_len(999, &option, &mut options);
     let mut message_options = Vec::new();
     support::put_len(7, &options, &mut message_options);
-    let options = schema_of_files(&[&root_file_with(&message_options, &[])]);
+    let options = schema_of_files(&[&support::root_file_with(&message_options, &[])]);
     let verdict = measure(
         "the most name parts of one uninterpreted option allowed",
         &options,
@@ -323,7 +295,7 @@ fn the_default_limits() {
 
     // Strings the pool keeps: reserved names, as many as the element limit allows.
     let names = [0x52, 0x00].repeat(limits.max_elements - 100);
-    let reserved = schema_of_files(&[&root_file_with(&names, &[])]);
+    let reserved = schema_of_files(&[&support::root_file_with(&names, &[])]);
     let verdict = measure("the most reserved names allowed", &reserved);
     println!("  ({verdict:?})");
     std::fs::remove_dir_all(&dir).unwrap();

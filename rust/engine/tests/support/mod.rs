@@ -121,27 +121,39 @@ pub fn schema_of_files(files: &[&[u8]]) -> Vec<u8> {
 
 /// `order.proto`: `syntax = "proto3"; package shop; message Order { int64 id = 1; }`.
 pub fn tiny_root_file() -> Vec<u8> {
+    root_file_with(&[], &[])
+}
+
+/// `order.proto` whose message `shop.Order` (one field, `id`) also carries `extra`, raw records
+/// of DescriptorProto; the file itself carries `file_extra`.
+pub fn root_file_with(extra: &[u8], file_extra: &[u8]) -> Vec<u8> {
+    use prost::Message;
     use prost_types::field_descriptor_proto::{Label, Type};
     use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
-    FileDescriptorProto {
-        name: Some("order.proto".into()),
-        package: Some("shop".into()),
-        syntax: Some("proto3".into()),
-        message_type: vec![DescriptorProto {
-            name: Some("Order".into()),
-            field: vec![FieldDescriptorProto {
-                name: Some("id".into()),
-                number: Some(1),
-                label: Some(Label::Optional as i32),
-                r#type: Some(Type::Int64 as i32),
-                json_name: Some("id".into()),
-                ..Default::default()
-            }],
+    let mut order = DescriptorProto {
+        name: Some("Order".into()),
+        field: vec![FieldDescriptorProto {
+            name: Some("id".into()),
+            number: Some(1),
+            label: Some(Label::Optional as i32),
+            r#type: Some(Type::Int64 as i32),
+            json_name: Some("id".into()),
             ..Default::default()
         }],
         ..Default::default()
     }
-    .encode_to_vec()
+    .encode_to_vec();
+    order.extend_from_slice(extra);
+    let mut file = FileDescriptorProto {
+        name: Some("order.proto".into()),
+        package: Some("shop".into()),
+        syntax: Some("proto3".into()),
+        ..Default::default()
+    }
+    .encode_to_vec();
+    put_len(4, &order, &mut file);
+    file.extend_from_slice(file_extra);
+    file
 }
 
 /// `junk.proto`, which nothing imports: `messages` messages `M<i>` with `fields_each` int64
