@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use prost::Message;
 use prost_types::{DescriptorProto, FileDescriptorProto, FileDescriptorSet};
-use protocompat::schema::SchemaData;
+use protocompat::model::SchemaData;
 use serde_json::Value;
 
 /// How a file's root message is chosen and where `.proto` imports are found.

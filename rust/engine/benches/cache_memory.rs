@@ -1,10 +1,10 @@
 //! Resident memory of the decoded-schema cache at its bound: fills a checker with distinct
 //! versions of a benchmark schema, twice as many as the bound admits, and prints the process's
 //! resident set size as it goes (it must stop growing at the bound), against the estimate the
-//! bound counts (DECODED_SIZE_FACTOR x raw schema data).
+//! bound counts (each decoded model's heap, `Schema::heap_bytes`).
 //! `cargo bench -p protocompat --bench cache_memory [-- small|medium|large]`.
 
-use protocompat::{Bounds, Checker, Strategy, DECODED_SIZE_FACTOR};
+use protocompat::{Bounds, Checker, Schema, Strategy};
 
 mod common;
 use common::BenchSchema;
@@ -31,10 +31,12 @@ fn main() {
     let version = |v: usize| schema.version(v);
     let raw = version(0).len();
     let bounds = Bounds::DEFAULT;
-    let admitted = bounds.max_decoded_bytes / (raw * DECODED_SIZE_FACTOR);
+    let decoded = Schema::decode(&version(0)).unwrap().heap_bytes();
+    let admitted = bounds.max_decoded_bytes / decoded;
     println!(
-        "{size} schema: {raw} bytes of schema data; bounds: {} schemas remembered, {} MiB of \
-         decoded schemas (estimated), {} verdicts -> {admitted} decoded schemas fit",
+        "{size} schema: {raw} bytes of schema data, {decoded} bytes decoded ({:.1}x); bounds: {} schemas remembered, {} MiB of \
+         decoded schemas, {} verdicts -> {admitted} decoded schemas fit",
+        decoded as f64 / raw as f64,
         bounds.max_schemas,
         bounds.max_decoded_bytes >> 20,
         bounds.max_verdicts

@@ -100,11 +100,20 @@ impl Budget {
         }
         Err(CheckError::TooMuchWork(
             format!(
-                "the check held {} MiB of memory {step}, over its budget of {} MiB",
-                peak >> 20,
-                self.limit >> 20
+                "the check held {} of memory {step}, over its budget of {}",
+                amount(peak),
+                amount(self.limit)
             ),
             "limit.maxCheckMemoryBytes",
         ))
+    }
+}
+
+/// Bytes in MiB, or in KiB below one MiB, for messages.
+fn amount(bytes: usize) -> String {
+    if bytes >= 1 << 20 {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{} KiB", bytes >> 10)
     }
 }

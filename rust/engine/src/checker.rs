@@ -18,9 +18,9 @@ use crate::budget::Budget;
 use crate::cache::{BoundedLru, IndexDigest};
 use crate::error::{CheckError, DecodeError, SchemaError, SchemaRole};
 use crate::limits::Limits;
+use crate::model::{short_sha256, Schema};
 use crate::report::{ExistingRef, Finding, Report};
 use crate::rules::{RuleId, Severity};
-use crate::schema::{short_sha256, Schema};
 use crate::strategy::{Direction, Strategy};
 use crate::walk::{self, Verdict};
 
@@ -82,15 +82,10 @@ pub struct Bounds {
     pub max_verdict_bytes: usize,
 }
 
-/// A decoded schema takes about this many times the size of its schema data in memory
-/// (measured 36x to 39x for the benchmark schemas: BENCHMARKS.md).
-pub const DECODED_SIZE_FACTOR: usize = 40;
-
-/// What a decoded schema is counted as in the decoded-schema cache: [`DECODED_SIZE_FACTOR`]
-/// times the schema data its decoded files would take (their bytes, as base64 in the JSON),
+/// What a decoded schema is counted as in the decoded-schema cache: the heap its model holds,
 /// so that files the root never imports, which are never decoded, weigh nothing.
 pub fn decoded_weight(schema: &Schema) -> usize {
-    (schema.decoded_bytes().saturating_mul(4) / 3).saturating_mul(DECODED_SIZE_FACTOR)
+    schema.heap_bytes()
 }
 
 impl Bounds {

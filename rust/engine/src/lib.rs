@@ -3,7 +3,8 @@
 //! [`check`] takes the schema data the broker stores (existing history and the proposed
 //! schema) and a [`Strategy`], and returns a [`Report`] of every finding, or a [`CheckError`]
 //! naming the bad schema. Layout:
-//! - [`schema`]: Pulsar schema JSON -> descriptor pool -> root message;
+//! - [`model`]: Pulsar schema JSON -> compact tables of the root's import closure, with
+//!   effective features -> root message;
 //! - [`rules`]: one module per rule ID, registered in [`rules::RULES`];
 //! - `walk`: `canRead(writer, reader)` over every reachable message pair;
 //! - [`strategy`]: which pairs a strategy compares;
@@ -22,21 +23,21 @@ mod cache;
 pub mod checker;
 pub mod error;
 pub mod limits;
+pub mod model;
 pub mod report;
 pub mod rules;
-pub mod schema;
 pub mod settings;
 pub mod strategy;
 mod walk;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-pub use checker::{Bounds, CacheStats, Checker, SchemaSource, Slices, Which, DECODED_SIZE_FACTOR};
+pub use checker::{Bounds, CacheStats, Checker, SchemaSource, Slices, Which};
 pub use error::{CheckError, DecodeError, ErrorRule, SchemaError, SchemaRole};
 pub use limits::Limits;
+pub use model::Schema;
 pub use report::{ExistingRef, Finding, Report};
 pub use rules::{RuleId, Severity};
-pub use schema::Schema;
 pub use settings::{Setting, Settings, SETTINGS};
 pub use strategy::{Direction, Strategy};
 
@@ -77,7 +78,7 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .map(|s| s.to_string())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "panic with no message".to_owned());
-    schema::truncate(&message, 300)
+    model::truncate(&message, 300)
 }
 
 #[cfg(test)]

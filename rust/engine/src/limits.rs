@@ -3,7 +3,7 @@
 //! RESOURCE_LIMIT_EXCEEDED, naming the limit and how to raise it.
 
 use crate::error::DecodeError;
-use crate::schema::Counts;
+use crate::model::Counts;
 
 /// The caps. Defaults are far above real schemas (descriptor.proto is 30 messages, 9 KB).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

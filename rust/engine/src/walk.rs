@@ -7,14 +7,14 @@
 //! rendered (and cut) only for the findings that are kept, and only the first
 //! [`KEPT_FINDINGS`] findings of each severity are kept; the rest are counted.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 
-use prost_reflect::{FieldDescriptor, MessageDescriptor};
+use crate::model::{FieldRef, MessageRef};
 
 use crate::budget::Budget;
 use crate::error::CheckError;
 use crate::report::{cut, KEPT_FINDINGS};
-use crate::rules::{Check, FieldPair, MessagePair, Rule, Severity, TypeRef, Violation, RULES};
+use crate::rules::{Check, FieldPair, MessagePair, Rule, Severity, Violation, RULES};
 
 /// Longest path kept in a finding; a longer one keeps its root and its last fields.
 const PATH_LIMIT: usize = 512;
@@ -81,17 +81,17 @@ impl Verdict {
 
 /// One queued message pair's place in the walk: the pair it was reached from, and through
 /// which reader field. Index 0 is the root pair.
-struct Step {
+struct Step<'a> {
     parent: usize,
-    field: Option<FieldDescriptor>,
+    field: Option<FieldRef<'a>>,
 }
 
-struct Paths {
+struct Paths<'a> {
     root: String,
-    steps: Vec<Step>,
+    steps: Vec<Step<'a>>,
 }
 
-impl Paths {
+impl Paths<'_> {
     /// `root.a.b.field`, at most [`PATH_LIMIT`] bytes: past that the root, `…`, and as many of
     /// the last names as fit.
     fn render(&self, mut step: usize, field: Option<&str>) -> String {
@@ -132,8 +132,8 @@ const MEMORY_CHECK_EVERY: usize = 4096;
 /// `Ok(None)` when comparing would take more than `budget` field pairs (what it used is taken
 /// off); an error when the check holds more memory than `memory` allows.
 pub(crate) fn can_read(
-    writer: &MessageDescriptor,
-    reader: &MessageDescriptor,
+    writer: MessageRef<'_>,
+    reader: MessageRef<'_>,
     budget: &mut usize,
     memory: &Budget,
 ) -> Result<Option<Verdict>, CheckError> {
@@ -158,18 +158,18 @@ pub(crate) fn can_read(
             field: None,
         }],
     };
-    let mut compared: HashSet<String> = HashSet::new();
-    let mut queue: VecDeque<(MessageDescriptor, MessageDescriptor, usize)> = VecDeque::new();
-    compared.insert(writer.full_name().to_owned());
-    queue.push_back((writer.clone(), reader.clone(), 0));
+    // Pairs are entered only when both sides have the same full name, so the writer's message
+    // alone says which pair has been compared.
+    let mut compared = Visited::default();
+    let mut queue: VecDeque<(MessagePair, usize)> = VecDeque::new();
+    compared.insert(writer);
+    queue.push_back((roots, 0));
 
     let mut violations = Vec::new();
-    while let Some((writer, reader, step)) = queue.pop_front() {
-        let pair = MessagePair {
-            writer: &writer,
-            reader: &reader,
-        };
-        let rules: Vec<&'static Rule> = RULES.iter().filter(|r| r.applies_to(&pair)).collect();
+    let mut rules: Vec<&'static Rule> = Vec::with_capacity(RULES.len());
+    while let Some((pair, step)) = queue.pop_front() {
+        rules.clear();
+        rules.extend(RULES.iter().filter(|r| r.applies_to(&pair)));
         for &rule in &rules {
             if let Check::Messages(check) = rule.check {
                 check(&pair, &mut violations);
@@ -178,8 +178,8 @@ pub(crate) fn can_read(
                 }
             }
         }
-        for writer_field in writer.fields() {
-            let Some(reader_field) = reader.get_field(writer_field.number()) else {
+        for writer_field in pair.writer.fields() {
+            let Some(reader_field) = pair.reader.field(writer_field.number()) else {
                 continue;
             };
             let Some(left) = budget.checked_sub(1) else {
@@ -189,7 +189,7 @@ pub(crate) fn can_read(
             if left % MEMORY_CHECK_EVERY == 0 {
                 memory.check("while comparing fields")?;
             }
-            let fields = FieldPair::new(&writer_field, &reader_field);
+            let fields = FieldPair::new(writer_field, reader_field);
             for &rule in &rules {
                 if let Check::Fields(check) = rule.check {
                     if let Some(violation) = check(&fields) {
@@ -197,16 +197,36 @@ pub(crate) fn can_read(
                     }
                 }
             }
-            if let Some((w, r)) = TypeRef::same_message(&fields.writer_type, &fields.reader_type) {
-                if compared.insert(w.full_name().to_owned()) {
+            if let Some(next) = fields.same_message() {
+                if compared.insert(next.writer) {
                     paths.steps.push(Step {
                         parent: step,
-                        field: Some(reader_field.clone()),
+                        field: Some(reader_field),
                     });
-                    queue.push_back((w.clone(), r.clone(), paths.steps.len() - 1));
+                    queue.push_back((next, paths.steps.len() - 1));
                 }
             }
         }
     }
     Ok(Some(verdict))
+}
+
+/// The writer's messages already compared, one bit per message of its model.
+#[derive(Default)]
+struct Visited {
+    bits: Vec<u64>,
+}
+
+impl Visited {
+    /// Whether `message` was not compared before.
+    fn insert(&mut self, message: MessageRef<'_>) -> bool {
+        let id = message.id() as usize;
+        let (word, bit) = (id / 64, 1u64 << (id % 64));
+        if word >= self.bits.len() {
+            self.bits.resize(word + 1, 0);
+        }
+        let new = self.bits[word] & bit == 0;
+        self.bits[word] |= bit;
+        new
+    }
 }

@@ -15,7 +15,7 @@ use prost_types::{
     DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto,
     FileDescriptorSet,
 };
-use protocompat::schema::SchemaData;
+use protocompat::model::SchemaData;
 use protocompat::{check, CheckError, SchemaRole, Strategy};
 use serde_json::{json, Value};
 use support::{fixtures, schema_from_text};
@@ -92,6 +92,33 @@ fn schema_of_bytes(descriptor_set: Vec<u8>, root_message: &str, root_file: &str)
     }
     .to_json()
     .into_bytes()
+}
+
+/// A set of files given serialized, for what prost-types cannot express (editions, features).
+fn schema_of_raw_files(files: Vec<Vec<u8>>, root_message: &str, root_file: &str) -> Vec<u8> {
+    let mut set = Vec::new();
+    for file in files {
+        support::put_len(1, &file, &mut set);
+    }
+    schema_of_bytes(set, root_message, root_file)
+}
+
+/// `file` serialized with `edition` (FileDescriptorProto field 14) and `extra` appended.
+fn edition_file(file: FileDescriptorProto, edition: u64, extra: &[u8]) -> Vec<u8> {
+    let mut bytes = file.encode_to_vec();
+    bytes.push(14 << 3);
+    prost::encoding::encode_varint(edition, &mut bytes);
+    bytes.extend_from_slice(extra);
+    bytes
+}
+
+/// `options { features { … } }` of a file: FileOptions field 50 holding `feature_set`.
+fn file_features(feature_set: &[u8]) -> Vec<u8> {
+    let mut options = Vec::new();
+    support::put_len(50, feature_set, &mut options);
+    let mut bytes = Vec::new();
+    support::put_len(8, &options, &mut bytes);
+    bytes
 }
 
 /// `order.proto` in proto3 with the given messages, as the root file of schema `shop.Order`.
@@ -258,23 +285,75 @@ fn catalogue() -> Vec<BadCase> {
             says: "two different files named `order.proto`",
         },
         BadCase {
-            name: "editions",
-            data: schema(vec![file("order.proto", "editions", vec![order()], &[])], "shop.Order", "order.proto"),
+            name: "edition_newer_than_2024",
+            data: schema_of_raw_files(
+                vec![edition_file(file("order.proto", "editions", vec![order()], &[]), 9999, &[])],
+                "shop.Order",
+                "order.proto",
+            ),
             rule: UNSUPPORTED,
-            says: "file `order.proto` uses Protobuf Editions",
+            says: "file `order.proto` uses EDITION_UNSTABLE; this checker supports proto2, proto3 and editions 2023 and 2024",
         },
         BadCase {
-            name: "editions_in_import",
-            data: schema(
+            name: "edition_newer_than_2024_in_import",
+            data: schema_of_raw_files(
                 vec![
-                    file("order.proto", "proto3", vec![order()], &["money.proto"]),
-                    FileDescriptorProto { syntax: Some("editions".into()), ..money() },
+                    file("order.proto", "proto3", vec![order()], &["money.proto"]).encode_to_vec(),
+                    edition_file(FileDescriptorProto { syntax: Some("editions".into()), ..money() }, 1002, &[]),
                 ],
                 "shop.Order",
                 "order.proto",
             ),
             rule: UNSUPPORTED,
-            says: "file `money.proto` uses Protobuf Editions",
+            says: "file `money.proto` uses edition number 1002",
+        },
+        BadCase {
+            name: "editions_without_edition",
+            data: schema(vec![file("order.proto", "editions", vec![order()], &[])], "shop.Order", "order.proto"),
+            rule: RECONSTRUCTION,
+            says: "file `order.proto` declares syntax \"editions\" but no edition",
+        },
+        BadCase {
+            name: "feature_with_unknown_value",
+            data: schema_of_raw_files(
+                vec![edition_file(
+                    file("order.proto", "editions", vec![order()], &[]),
+                    1000,
+                    &file_features(&[0x08, 0x00]),
+                )],
+                "shop.Order",
+                "order.proto",
+            ),
+            rule: UNSUPPORTED,
+            says: "feature `field_presence` set to its UNKNOWN value (0) (file `order.proto`)",
+        },
+        BadCase {
+            name: "feature_this_checker_does_not_know",
+            data: schema_of_raw_files(
+                vec![edition_file(
+                    file("order.proto", "editions", vec![order()], &[]),
+                    1001,
+                    &file_features(&[0x78, 0x01]),
+                )],
+                "shop.Order",
+                "order.proto",
+            ),
+            rule: UNSUPPORTED,
+            says: "feature number 15, which this checker does not know (file `order.proto`)",
+        },
+        BadCase {
+            name: "features_outside_editions",
+            data: schema_of_raw_files(
+                vec![{
+                    let mut bytes = file("order.proto", "proto3", vec![order()], &[]).encode_to_vec();
+                    bytes.extend(file_features(&[0x08, 0x01]));
+                    bytes
+                }],
+                "shop.Order",
+                "order.proto",
+            ),
+            rule: RECONSTRUCTION,
+            says: "features are set in a proto3 file; they are only valid under Protobuf Editions (file `order.proto`)",
         },
         BadCase {
             name: "unknown_syntax",
@@ -477,7 +556,7 @@ fn every_bad_input_is_refused_with_its_rule_and_message() {
 /// does not decode existing schemas, so an operator can still evolve past a refused one.
 #[test]
 fn always_compatible_validates_only_the_new_schema() {
-    let bad = fs::read(fixtures().join("bad/editions.schema")).unwrap();
+    let bad = fs::read(fixtures().join("bad/edition_newer_than_2024.schema")).unwrap();
     let good = schema_from_text(
         "syntax = \"proto3\";\npackage shop;\nmessage Order { int64 id = 1; }\n",
         "shop.Order",

@@ -1,4 +1,4 @@
-//! The prescan (`protocompat::schema::prescan`) against prost: counts taken from the raw bytes
+//! The prescan (`protocompat::model::prescan`) against prost: counts taken from the raw bytes
 //! equal those of the decoded set, malformed bytes are refused in prost's words, and files the
 //! root does not import are counted but never decoded.
 
@@ -9,7 +9,7 @@ use std::path::Path;
 
 use prost::Message;
 use prost_types::{DescriptorProto, FileDescriptorProto, FileDescriptorSet};
-use protocompat::schema::{prescan, Counts};
+use protocompat::model::{prescan, Counts};
 use protocompat::{check, Strategy};
 use serde_json::Value;
 use support::{fixtures, put_len, schema_of_files, tempdir, tiny_root_file};
@@ -468,7 +468,7 @@ fn files_outside_the_import_closure_are_counted_but_never_decoded() {
     };
     refused(
         &[&importing, &editions],
-        "file `junk.proto` uses Protobuf Editions",
+        "file `junk.proto` declares syntax \"editions\" but no edition",
     );
     refused(&[&importing, &invalid_utf8], "invalid string value");
     refused(

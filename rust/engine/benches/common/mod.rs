@@ -6,7 +6,7 @@ use std::path::Path;
 
 use prost::Message;
 use prost_types::FileDescriptorSet;
-use protocompat::schema::SchemaData;
+use protocompat::model::SchemaData;
 
 pub struct BenchSchema {
     set: FileDescriptorSet,

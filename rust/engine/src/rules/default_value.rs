@@ -1,22 +1,19 @@
-//! DEFAULT_VALUE_CHANGED (proto2): a singular scalar or enum field whose effective default
-//! differs. "Effective" means the declared `[default = …]`, else the type's zero or the enum's
-//! first value: a reader fills in its own default for a field the writer left unset, so a
-//! change of either kind changes what the reader sees.
+//! DEFAULT_VALUE_CHANGED (proto2 and Editions): a singular scalar or enum field whose effective
+//! default differs. "Effective" means the declared `[default = …]`, else the type's zero or the
+//! enum's first value: a reader fills in its own default for a field the writer left unset, so
+//! a change of either kind changes what the reader sees.
 
-use prost_reflect::{Cardinality, FieldDescriptor, Kind, Value};
-
-use super::describe::TypeRef;
 use super::{FieldPair, Violation};
-use crate::schema::truncate;
+use crate::model::truncate;
+use crate::model::{DefaultValue, FieldRef, Kind, Scalar};
 
 pub(crate) fn default_value_changed(pair: &FieldPair) -> Option<Violation> {
-    let singular = |f: &FieldDescriptor| f.cardinality() != Cardinality::Repeated;
-    if !singular(pair.writer) || !singular(pair.reader) {
+    if pair.writer.is_repeated() || pair.reader.is_repeated() {
         return None;
     }
     let comparable = match (&pair.writer_type, &pair.reader_type) {
-        (TypeRef::Enum(_), TypeRef::Enum(_)) => pair.writer_type == pair.reader_type,
-        (TypeRef::Scalar(_), TypeRef::Scalar(_)) => true,
+        (Kind::Enum(_), Kind::Enum(_)) => pair.writer_type == pair.reader_type,
+        (Kind::Scalar(_), Kind::Scalar(_)) => true,
         _ => false,
     };
     if !comparable {
@@ -34,18 +31,18 @@ pub(crate) fn default_value_changed(pair: &FieldPair) -> Option<Violation> {
 }
 
 #[derive(Debug)]
-enum DefaultValue {
+enum Comparable {
     Integer(i128),
     Float(f64),
     Text(Vec<u8>),
     EnumNumber(i32),
 }
 
-impl DefaultValue {
+impl Comparable {
     /// Numbers compare by value across types (`int32 7` = `int64 7`, `float 0.1` =
     /// `double 0.1`); a number and a text are not compared, the type change is the finding.
-    fn same_as(&self, other: &DefaultValue) -> bool {
-        use DefaultValue::*;
+    fn same_as(&self, other: &Comparable) -> bool {
+        use Comparable::*;
         match (self, other) {
             (Integer(a), Integer(b)) => a == b,
             (Float(a), Float(b)) => a == b || (a.is_nan() && b.is_nan()),
@@ -62,36 +59,37 @@ fn integral_equals(f: f64, i: i128) -> bool {
 }
 
 struct EffectiveDefault {
-    value: DefaultValue,
+    value: Comparable,
     shown: String,
 }
 
 impl EffectiveDefault {
-    fn of(field: &FieldDescriptor) -> Option<EffectiveDefault> {
-        let declared = field.field_descriptor_proto().default_value.as_deref();
-        let value = match (field.kind(), field.default_value()) {
-            (Kind::Float | Kind::Double, fallback) => DefaultValue::Float(
+    fn of(field: FieldRef<'_>) -> Option<EffectiveDefault> {
+        let declared = field.declared_default();
+        let kind = field.kind();
+        let value = match field.default_value()? {
+            // As declared, so that `float 0.1` and `double 0.1` are the same default.
+            DefaultValue::F32(v) => Comparable::Float(
                 declared
                     .and_then(|text| text.trim().parse::<f64>().ok())
-                    .or_else(|| fallback.as_f64().or(fallback.as_f32().map(f64::from)))
-                    .unwrap_or(0.0),
+                    .unwrap_or(f64::from(v)),
             ),
-            (_, Value::I32(v)) => DefaultValue::Integer(v.into()),
-            (_, Value::I64(v)) => DefaultValue::Integer(v.into()),
-            (_, Value::U32(v)) => DefaultValue::Integer(v.into()),
-            (_, Value::U64(v)) => DefaultValue::Integer(v.into()),
-            (_, Value::Bool(v)) => DefaultValue::Integer(v.into()),
-            (_, Value::String(v)) => DefaultValue::Text(v.into_bytes()),
-            (_, Value::Bytes(v)) => DefaultValue::Text(v.to_vec()),
-            (_, Value::EnumNumber(v)) => DefaultValue::EnumNumber(v),
-            _ => return None,
+            DefaultValue::F64(v) => Comparable::Float(v),
+            DefaultValue::I32(v) => Comparable::Integer(v.into()),
+            DefaultValue::I64(v) => Comparable::Integer(v.into()),
+            DefaultValue::U32(v) => Comparable::Integer(v.into()),
+            DefaultValue::U64(v) => Comparable::Integer(v.into()),
+            DefaultValue::Bool(v) => Comparable::Integer(v.into()),
+            DefaultValue::String(v) => Comparable::Text(v.into_bytes()),
+            DefaultValue::Bytes(v) => Comparable::Text(v),
+            DefaultValue::Enum(v) => Comparable::EnumNumber(v),
         };
-        let mut shown = match (&value, field.kind()) {
-            (DefaultValue::EnumNumber(n), Kind::Enum(e)) => match e.get_value(*n) {
-                Some(v) => format!("{} = {n}", v.name()),
+        let mut shown = match (&value, kind) {
+            (Comparable::EnumNumber(n), Kind::Enum(e)) => match e.value_named_by(*n) {
+                Some(name) => format!("{name} = {n}"),
                 None => n.to_string(),
             },
-            (DefaultValue::Text(bytes), _) => format!(
+            (Comparable::Text(bytes), _) => format!(
                 "\"{}\"",
                 truncate(
                     &String::from_utf8_lossy(bytes).escape_debug().to_string(),
@@ -100,7 +98,7 @@ impl EffectiveDefault {
             ),
             (_, _) => match declared {
                 Some(text) => truncate(text, 60),
-                None if field.kind() == Kind::Bool => "false".to_owned(),
+                None if matches!(kind, Kind::Scalar(Scalar::Bool)) => "false".to_owned(),
                 None => "0".to_owned(),
             },
         };

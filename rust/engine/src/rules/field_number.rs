@@ -4,7 +4,7 @@ use super::{MessagePair, Violation};
 
 pub(crate) fn field_number_changed(pair: &MessagePair, found: &mut Vec<Violation>) {
     for writer in pair.writer.fields() {
-        let Some(reader) = pair.reader.get_field_by_name(writer.name()) else {
+        let Some(reader) = pair.reader.field_named(writer.name()) else {
             continue;
         };
         if reader.number() != writer.number() {

@@ -15,8 +15,9 @@ mod syntax;
 
 use std::fmt;
 
-use prost_reflect::{FieldDescriptor, MessageDescriptor, Syntax};
 use serde::Serialize;
+
+use crate::model::{FieldRef, Kind, MessageRef, Syntax};
 
 /// Every rule ID a report or error can carry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -74,36 +75,53 @@ pub enum Severity {
     Warning,
 }
 
-/// Which syntaxes a rule applies to: a proto2-only rule runs when both declaring files are
-/// proto2 (a mixed pair already fails with SYNTAX_CHANGED).
+/// Which syntaxes a rule applies to. The seeds' proto2-only rules run when both declaring files
+/// are proto2 or both the same edition, which has the same features (RULES.md section 2); a
+/// mixed pair already fails with SYNTAX_CHANGED.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Scope {
     AllSyntaxes,
-    Proto2,
+    Proto2AndEditions,
 }
 
 /// A writer/reader pair of messages being compared.
 pub(crate) struct MessagePair<'a> {
-    pub writer: &'a MessageDescriptor,
-    pub reader: &'a MessageDescriptor,
+    pub writer: MessageRef<'a>,
+    pub reader: MessageRef<'a>,
 }
 
 /// Two fields with the same number in a compared message pair, with their types worked out
 /// once for all the rules.
 pub(crate) struct FieldPair<'a> {
-    pub writer: &'a FieldDescriptor,
-    pub reader: &'a FieldDescriptor,
-    pub writer_type: TypeRef,
-    pub reader_type: TypeRef,
+    pub writer: FieldRef<'a>,
+    pub reader: FieldRef<'a>,
+    pub writer_type: Kind<'a>,
+    pub reader_type: Kind<'a>,
 }
 
 impl<'a> FieldPair<'a> {
-    pub(crate) fn new(writer: &'a FieldDescriptor, reader: &'a FieldDescriptor) -> FieldPair<'a> {
+    pub(crate) fn new(writer: FieldRef<'a>, reader: FieldRef<'a>) -> FieldPair<'a> {
         FieldPair {
             writer,
             reader,
-            writer_type: TypeRef::of(writer),
-            reader_type: TypeRef::of(reader),
+            writer_type: writer.kind(),
+            reader_type: reader.kind(),
+        }
+    }
+
+    /// The message pair to walk into: both sides messages (or both groups) of the same full
+    /// name. Any other change of a message field is FIELD_KIND_CHANGED, and the walk stops.
+    pub(crate) fn same_message(&self) -> Option<MessagePair<'a>> {
+        match (self.writer_type, self.reader_type) {
+            (Kind::Message(w), Kind::Message(r)) | (Kind::Group(w), Kind::Group(r))
+                if w.full_name() == r.full_name() =>
+            {
+                Some(MessagePair {
+                    writer: w,
+                    reader: r,
+                })
+            }
+            _ => None,
         }
     }
 }
@@ -150,15 +168,15 @@ impl Rule {
     pub(crate) fn applies_to(&self, pair: &MessagePair) -> bool {
         match self.scope {
             Scope::AllSyntaxes => true,
-            Scope::Proto2 => {
-                pair.writer.parent_file().syntax() == Syntax::Proto2
-                    && pair.reader.parent_file().syntax() == Syntax::Proto2
+            Scope::Proto2AndEditions => {
+                let writer = pair.writer.file().syntax();
+                writer != Syntax::Proto3 && writer == pair.reader.file().syntax()
             }
         }
     }
 }
 
-use Scope::{AllSyntaxes, Proto2};
+use Scope::{AllSyntaxes, Proto2AndEditions};
 use Severity::{Failure, Warning};
 
 /// The `pip246` profile, in the order findings about one pair are reported.
@@ -184,19 +202,19 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: RuleId::RequiredFieldAdded,
         severity: Failure,
-        scope: Proto2,
+        scope: Proto2AndEditions,
         check: Check::Messages(required::required_field_added),
     },
     Rule {
         id: RuleId::RequiredFieldRemoved,
         severity: Failure,
-        scope: Proto2,
+        scope: Proto2AndEditions,
         check: Check::Messages(required::required_field_removed),
     },
     Rule {
         id: RuleId::RequiredLabelChanged,
         severity: Failure,
-        scope: Proto2,
+        scope: Proto2AndEditions,
         check: Check::Fields(required::required_label_changed),
     },
     Rule {
@@ -208,7 +226,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: RuleId::DefaultValueChanged,
         severity: Failure,
-        scope: Proto2,
+        scope: Proto2AndEditions,
         check: Check::Fields(default_value::default_value_changed),
     },
     Rule {
@@ -230,5 +248,3 @@ pub static RULES: &[Rule] = &[
         check: Check::Fields(scalar_type::scalar_type_changed),
     },
 ];
-
-pub(crate) use describe::TypeRef;

@@ -1,7 +1,8 @@
-//! proto2 required fields: none may be added, removed, or change its label
-//! (REQUIRED_FIELD_ADDED, REQUIRED_FIELD_REMOVED, REQUIRED_LABEL_CHANGED).
+//! Required fields (proto2 `required`, Editions `field_presence = LEGACY_REQUIRED`): none may
+//! be added, removed, or change its label (REQUIRED_FIELD_ADDED, REQUIRED_FIELD_REMOVED,
+//! REQUIRED_LABEL_CHANGED).
 
-use prost_reflect::{FieldDescriptor, MessageDescriptor};
+use crate::model::{FieldRef, MessageRef};
 
 use super::describe::{declaration, labelled_type};
 use super::{FieldPair, MessagePair, Violation};
@@ -13,7 +14,7 @@ pub(crate) fn required_field_added(pair: &MessagePair, found: &mut Vec<Violation
             field: Some(reader.name().to_owned()),
             number: Some(reader.number()),
             writer: "absent".to_owned(),
-            reader: declaration(&reader),
+            reader: declaration(reader),
         });
     }
 }
@@ -25,7 +26,7 @@ pub(crate) fn required_field_removed(pair: &MessagePair, found: &mut Vec<Violati
         found.push(Violation {
             field: Some(writer.name().to_owned()),
             number: Some(writer.number()),
-            writer: declaration(&writer),
+            writer: declaration(writer),
             reader: "absent".to_owned(),
         });
     }
@@ -36,11 +37,10 @@ pub(crate) fn required_label_changed(pair: &FieldPair) -> Option<Violation> {
         .then(|| Violation::on_fields(pair, labelled_type(pair.writer), labelled_type(pair.reader)))
 }
 
-fn required_fields_missing_from(
-    side: &MessageDescriptor,
-    other: &MessageDescriptor,
-) -> Vec<FieldDescriptor> {
+fn required_fields_missing_from<'a>(
+    side: MessageRef<'a>,
+    other: MessageRef<'a>,
+) -> impl Iterator<Item = FieldRef<'a>> {
     side.fields()
-        .filter(|f| f.is_required() && other.get_field(f.number()).is_none())
-        .collect()
+        .filter(move |f| f.is_required() && other.field(f.number()).is_none())
 }

@@ -6,7 +6,7 @@ pub mod collide;
 use std::path::{Path, PathBuf};
 
 use prost::Message;
-use protocompat::schema::SchemaData;
+use protocompat::model::SchemaData;
 use protocompat::Finding;
 
 /// The repository's `tests/fixtures` folder.

@@ -1,30 +1,29 @@
-//! FileDescriptorSet bytes -> a descriptor pool holding the root file's import closure.
+//! FileDescriptorSet bytes -> the model of the root file's import closure.
 //!
 //! Pulsar serializes the set from a hash map, so files arrive in any order. The set is first
 //! walked without decoding (`prescan`) to count it against the limits and to find where each
-//! file lies; then only the files of the root file's import closure are decoded, when the
-//! closure reaches them. Files outside it are counted and never decoded, so
-//! they impose nothing beyond the limits (RULES.md section 4). Everything protobuf itself would
-//! refuse in the closure is refused here with a message naming the file, before
-//! `prost-reflect` sees the files: it panics on Editions files, and reports import problems
-//! less precisely than an operator needs.
+//! file lies; then only the files of the root file's import closure are read into the model,
+//! dependencies first. Files outside it are counted and never read, so they impose nothing
+//! beyond the limits (RULES.md section 4).
 
 use std::collections::HashMap;
 
 use prost::Message;
-use prost_reflect::DescriptorPool;
 use prost_types::{FileDescriptorProto, FileDescriptorSet};
 
+use super::decode::{self, BuildError, Builder};
 use super::prescan::{self, FileRecord};
+use super::tables::Model;
+use super::wire::Fields;
 use super::{list_names, truncate};
 use crate::error::DecodeError;
 use crate::limits::Limits;
 
-pub(crate) fn build_pool(
+pub(crate) fn build_model(
     bytes: &[u8],
     root_file: &str,
     limits: &Limits,
-) -> Result<DescriptorPool, DecodeError> {
+) -> Result<Model, DecodeError> {
     // Past maxFiles the scan keeps no more records, and the count refuses the set anyway.
     let scan = prescan::scan(bytes, limits.max_files)?;
     limits.check_counts(&scan.counts, || scan.longest_name_place())?;
@@ -33,32 +32,35 @@ pub(crate) fn build_pool(
     }
     let files = index_by_name(&scan.files);
     let closure = import_closure(&files, root_file)?;
-    for file in &closure {
-        check_syntax(file)?;
+    let mut builder = Builder::new();
+    for record in closure {
+        builder.file(body(record)?).map_err(|e| match e {
+            BuildError::Refused(error) => error,
+            BuildError::Malformed(description) => malformed(record, description),
+        })?;
     }
-    let mut pool = DescriptorPool::new();
-    pool.add_file_descriptor_protos(closure).map_err(|e| {
-        // Rare: decode the file again to name the element the error points at.
-        let file = e
-            .file()
-            .and_then(|name| files.get(name.as_bytes()))
-            .and_then(|records| decode(records[0]).ok());
-        let place = file
-            .map(|file| {
-                let element = e.path().and_then(|path| element_name(&file, path));
-                match element {
-                    Some(element) => format!(" (file `{}`, at {element})", file.name()),
-                    None => format!(" (file `{}`)", file.name()),
-                }
-            })
-            .unwrap_or_default();
-        DecodeError::invalid(format!(
-            "the descriptor set does not build: {}{}",
-            truncate(&e.to_string(), 300),
-            truncate(&place, 300)
-        ))
-    })?;
-    Ok(pool)
+    builder.finish()
+}
+
+/// The serialized FileDescriptorProto inside a record of the set.
+fn body(record: FileRecord<'_>) -> Result<&[u8], DecodeError> {
+    match Fields::new(record.bytes).next() {
+        Some(Ok((_, value))) => value.bytes().map_err(|d| malformed(record, d)),
+        Some(Err(d)) => Err(malformed(record, d)),
+        None => Err(malformed(record, "an empty file record")),
+    }
+}
+
+/// A file the model could not read: in prost's words when prost refuses it too (its errors
+/// name the enclosing fields), else in ours.
+fn malformed(record: FileRecord<'_>, description: &str) -> DecodeError {
+    match decode(record) {
+        Err(error) => error,
+        Ok(file) => not_a_descriptor_set(
+            &format!("{description} (in file `{}`)", truncate(file.name(), 200)),
+            &[],
+        ),
+    }
 }
 
 /// The error for bytes that are not a FileDescriptorSet, from a description and the fields
@@ -93,13 +95,15 @@ fn index_by_name<'a>(records: &[FileRecord<'a>]) -> HashMap<&'a [u8], Vec<FileRe
     by_name
 }
 
-/// Decodes the file a name stands for. The same file listed twice is harmless; two different
+/// The record a name stands for. The same file listed twice is harmless; two different
 /// files under one name would make the verdict depend on which one was picked. Only names
-/// the closure reaches are compared: elsewhere nothing is picked.
-fn load(name: &[u8], records: &[FileRecord<'_>]) -> Result<FileDescriptorProto, DecodeError> {
-    let first = decode(records[0])?;
+/// the closure reaches are compared: elsewhere nothing is picked. Records are compared by
+/// their bytes: one serializer wrote the set, and a comparison of decoded files would miss
+/// what the decoder does not keep.
+fn load<'a>(name: &[u8], records: &[FileRecord<'a>]) -> Result<FileRecord<'a>, DecodeError> {
+    let first = records[0];
     for other in &records[1..] {
-        if other.bytes != records[0].bytes && decode(*other)? != first {
+        if other.bytes != first.bytes {
             return Err(DecodeError::invalid(format!(
                 "fileDescriptorSet holds two different files named `{}`",
                 truncate(&String::from_utf8_lossy(name), 200)
@@ -109,12 +113,17 @@ fn load(name: &[u8], records: &[FileRecord<'_>]) -> Result<FileDescriptorProto, 
     Ok(first)
 }
 
-/// The root file and everything it imports, decoded, dependencies before dependents.
+/// The names a record imports.
+fn imports(record: FileRecord<'_>) -> Result<Vec<&str>, DecodeError> {
+    decode::dependencies(body(record)?).map_err(|d| malformed(record, d))
+}
+
+/// The root file and everything it imports, dependencies before dependents.
 /// Iterative, so a long import chain cannot overflow the stack.
-fn import_closure(
-    files: &HashMap<&[u8], Vec<FileRecord<'_>>>,
+fn import_closure<'a>(
+    files: &HashMap<&'a [u8], Vec<FileRecord<'a>>>,
     root_file: &str,
-) -> Result<Vec<FileDescriptorProto>, DecodeError> {
+) -> Result<Vec<FileRecord<'a>>, DecodeError> {
     let Some((&root_name, root_records)) = files.get_key_value(root_file.as_bytes()) else {
         let mut names: Vec<String> = files
             .keys()
@@ -135,21 +144,24 @@ fn import_closure(
     }
     struct Frame<'a> {
         name: &'a [u8],
-        file: FileDescriptorProto,
+        file: FileRecord<'a>,
+        imports: Vec<&'a str>,
         /// How many of its imports have been visited.
         next: usize,
     }
     let mut marks: HashMap<&[u8], Mark> = HashMap::new();
     let mut ordered = Vec::new();
     marks.insert(root_name, Mark::InProgress);
+    let root = load(root_name, root_records)?;
     let mut stack = vec![Frame {
         name: root_name,
-        file: load(root_name, root_records)?,
+        file: root,
+        imports: imports(root)?,
         next: 0,
     }];
 
     while let Some(top) = stack.last_mut() {
-        let Some(import) = top.file.dependency.get(top.next).cloned() else {
+        let Some(&import) = top.imports.get(top.next) else {
             marks.insert(top.name, Mark::Done);
             if let Some(done) = stack.pop() {
                 ordered.push(done.file);
@@ -164,11 +176,11 @@ fn import_closure(
                     .iter()
                     .position(|frame| frame.name == import.as_bytes())
                     .unwrap_or(0);
-                let mut cycle: Vec<&str> = stack[start..]
+                let mut cycle: Vec<String> = stack[start..]
                     .iter()
-                    .map(|frame| frame.file.name())
+                    .map(|frame| String::from_utf8_lossy(frame.name).into_owned())
                     .collect();
-                cycle.push(&import);
+                cycle.push(import.to_owned());
                 return Err(DecodeError::invalid(format!(
                     "import cycle: {}",
                     truncate(&cycle.join(" -> "), 600)
@@ -178,8 +190,8 @@ fn import_closure(
                 let Some((&name, records)) = files.get_key_value(import.as_bytes()) else {
                     return Err(DecodeError::invalid(format!(
                         "file `{}` imports `{}`, which is not in the fileDescriptorSet",
-                        truncate(top.file.name(), 200),
-                        truncate(&import, 200)
+                        truncate(&String::from_utf8_lossy(top.name), 200),
+                        truncate(import, 200)
                     )));
                 };
                 marks.insert(name, Mark::InProgress);
@@ -187,27 +199,13 @@ fn import_closure(
                 stack.push(Frame {
                     name,
                     file,
+                    imports: imports(file)?,
                     next: 0,
                 });
             }
         }
     }
     Ok(ordered)
-}
-
-fn check_syntax(file: &FileDescriptorProto) -> Result<(), DecodeError> {
-    let name = truncate(file.name(), 200);
-    match file.syntax.as_deref() {
-        None | Some("") | Some("proto2") | Some("proto3") => Ok(()),
-        Some("editions") => Err(DecodeError::unsupported(format!(
-            "file `{name}` uses Protobuf Editions (syntax \"editions\"); this checker \
-             supports syntax proto2 and proto3 only"
-        ))),
-        Some(other) => Err(DecodeError::invalid(format!(
-            "file `{name}` declares unknown syntax `{}`",
-            truncate(other, 40)
-        ))),
-    }
 }
 
 /// prost's description of a decode error, and the fields enclosing it, outermost first.
@@ -264,59 +262,5 @@ fn describe(description: &str, within: &[String]) -> String {
         description.to_owned()
     } else {
         truncate(&format!("{description} (in {})", within.join(" > ")), 400)
-    }
-}
-
-/// The full name of the element a descriptor path points at, such as `shop.Order.note`.
-fn element_name(file: &FileDescriptorProto, path: &[i32]) -> Option<String> {
-    use prost_types::{DescriptorProto, EnumDescriptorProto};
-    let mut name = file.package().to_owned();
-    let join = |scope: &str, part: &str| {
-        if scope.is_empty() {
-            part.to_owned()
-        } else {
-            format!("{scope}.{part}")
-        }
-    };
-    let index = |i: Option<&i32>| i.and_then(|i| usize::try_from(*i).ok());
-    let enum_value = |e: &EnumDescriptorProto, scope: &str, rest: &[i32]| match rest {
-        [2, i, ..] => e
-            .value
-            .get(usize::try_from(*i).ok()?)
-            .map(|v| join(scope, v.name())),
-        _ => Some(scope.to_owned()),
-    };
-    let mut message: Option<&DescriptorProto> = None;
-    let mut rest = path;
-    loop {
-        let (children_tag, fields_tag, enums_tag) = if message.is_some() {
-            (3, 2, 4)
-        } else {
-            (4, -1, 5)
-        };
-        match rest {
-            [tag, i, tail @ ..] if *tag == children_tag => {
-                let child = match message {
-                    Some(m) => m.nested_type.get(index(Some(i))?)?,
-                    None => file.message_type.get(index(Some(i))?)?,
-                };
-                name = join(&name, child.name());
-                message = Some(child);
-                rest = tail;
-            }
-            [tag, i, ..] if *tag == fields_tag => {
-                let field = message?.field.get(index(Some(i))?)?;
-                return Some(join(&name, field.name()));
-            }
-            [tag, i, tail @ ..] if *tag == enums_tag => {
-                let e = match message {
-                    Some(m) => m.enum_type.get(index(Some(i))?)?,
-                    None => file.enum_type.get(index(Some(i))?)?,
-                };
-                let scope = join(&name, e.name());
-                return enum_value(e, &scope, tail);
-            }
-            _ => return (!name.is_empty() || message.is_some()).then_some(name),
-        }
     }
 }

@@ -1,0 +1,218 @@
+//! Default values: `[default = …]` as descriptor.proto stores it (text), parsed the way
+//! protobuf parses it, and the implicit default of a field that declares none.
+
+use super::tables::{Kind, Scalar};
+
+/// A field's default, typed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DefaultValue {
+    Bool(bool),
+    I32(i32),
+    I64(i64),
+    U32(u32),
+    U64(u64),
+    F32(f32),
+    F64(f64),
+    String(String),
+    Bytes(Vec<u8>),
+    /// An enum value, by number.
+    Enum(i32),
+}
+
+/// Parses a declared default for a field of `kind`. Integers are read as protobuf's
+/// `strtol(…, 0)` reads them (decimal, `0x` hex, leading-zero octal), floats with `inf`,
+/// `-inf` and `nan`, bytes C-unescaped, enums by value name.
+pub(crate) fn parse(text: &str, kind: &Kind<'_>) -> Result<DefaultValue, String> {
+    let bad = || {
+        format!(
+            "invalid default value '{}' for type '{}'",
+            crate::model::truncate(text, 60),
+            type_name(kind)
+        )
+    };
+    match kind {
+        Kind::Scalar(scalar) => scalar_default(text, *scalar).ok_or_else(bad),
+        Kind::Enum(e) => e
+            .values()
+            .find(|(name, _)| *name == text)
+            .map(|(_, number)| DefaultValue::Enum(number))
+            .ok_or_else(|| {
+                format!(
+                    "enum `{}` has no value named '{}' for the default",
+                    crate::model::truncate(e.full_name(), 120),
+                    crate::model::truncate(text, 60)
+                )
+            }),
+        Kind::Message(_) | Kind::Group(_) => Err("message fields cannot have defaults".to_owned()),
+    }
+}
+
+fn type_name(kind: &Kind<'_>) -> String {
+    match kind {
+        Kind::Scalar(s) => s.name().to_owned(),
+        other => other.to_string(),
+    }
+}
+
+fn scalar_default(text: &str, scalar: Scalar) -> Option<DefaultValue> {
+    use Scalar::*;
+    Some(match scalar {
+        Int32 | Sint32 | Sfixed32 => DefaultValue::I32(i32::try_from(integer(text)?).ok()?),
+        Int64 | Sint64 | Sfixed64 => DefaultValue::I64(i64::try_from(integer(text)?).ok()?),
+        Uint32 | Fixed32 => DefaultValue::U32(u32::try_from(integer(text)?).ok()?),
+        Uint64 | Fixed64 => DefaultValue::U64(u64::try_from(integer(text)?).ok()?),
+        Float => DefaultValue::F32(float(text)? as f32),
+        Double => DefaultValue::F64(float(text)?),
+        Bool => match text {
+            "true" => DefaultValue::Bool(true),
+            "false" => DefaultValue::Bool(false),
+            _ => return None,
+        },
+        String => DefaultValue::String(text.to_owned()),
+        Bytes => DefaultValue::Bytes(unescape(text)?),
+    })
+}
+
+fn integer(text: &str) -> Option<i128> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (radix, digits) = if let Some(hex) = digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        (16, hex)
+    } else if digits.len() > 1 && digits.starts_with('0') {
+        (8, &digits[1..])
+    } else {
+        (10, digits)
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    let magnitude = i128::from_str_radix(digits, radix).ok()?;
+    Some(if negative { -magnitude } else { magnitude })
+}
+
+fn float(text: &str) -> Option<f64> {
+    match text {
+        "inf" => Some(f64::INFINITY),
+        "-inf" => Some(f64::NEG_INFINITY),
+        "nan" => Some(f64::NAN),
+        _ if text
+            .chars()
+            .all(|c| c.is_ascii_digit() || "+-.eE".contains(c)) =>
+        {
+            text.parse().ok()
+        }
+        _ => None,
+    }
+}
+
+/// protoc stores a bytes default C-escaped (`CEscape`); this reverses it.
+fn unescape(text: &str) -> Option<Vec<u8>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            out.push(bytes[i]);
+            i += 1;
+            continue;
+        }
+        let escaped = *bytes.get(i + 1)?;
+        i += 2;
+        out.push(match escaped {
+            b'n' => b'\n',
+            b'r' => b'\r',
+            b't' => b'\t',
+            b'a' => 0x07,
+            b'b' => 0x08,
+            b'f' => 0x0c,
+            b'v' => 0x0b,
+            b'\\' | b'\'' | b'"' | b'?' => escaped,
+            b'0'..=b'7' => {
+                let mut value = u32::from(escaped - b'0');
+                for _ in 0..2 {
+                    match bytes.get(i) {
+                        Some(d @ b'0'..=b'7') => {
+                            value = value * 8 + u32::from(d - b'0');
+                            i += 1;
+                        }
+                        _ => break,
+                    }
+                }
+                u8::try_from(value).ok()?
+            }
+            b'x' | b'X' => {
+                let mut value = 0u32;
+                let mut digits = 0;
+                while digits < 2 {
+                    match bytes.get(i).and_then(|d| (*d as char).to_digit(16)) {
+                        Some(d) => {
+                            value = value * 16 + d;
+                            i += 1;
+                            digits += 1;
+                        }
+                        None => break,
+                    }
+                }
+                if digits == 0 {
+                    return None;
+                }
+                value as u8
+            }
+            _ => return None,
+        });
+    }
+    Some(out)
+}
+
+/// The default of a field that declares none: the type's zero, or the enum's first value.
+pub(crate) fn zero(kind: &Kind<'_>) -> Option<DefaultValue> {
+    use Scalar::*;
+    Some(match kind {
+        Kind::Scalar(Int32 | Sint32 | Sfixed32) => DefaultValue::I32(0),
+        Kind::Scalar(Int64 | Sint64 | Sfixed64) => DefaultValue::I64(0),
+        Kind::Scalar(Uint32 | Fixed32) => DefaultValue::U32(0),
+        Kind::Scalar(Uint64 | Fixed64) => DefaultValue::U64(0),
+        Kind::Scalar(Float) => DefaultValue::F32(0.0),
+        Kind::Scalar(Double) => DefaultValue::F64(0.0),
+        Kind::Scalar(Bool) => DefaultValue::Bool(false),
+        Kind::Scalar(String) => DefaultValue::String(std::string::String::new()),
+        Kind::Scalar(Bytes) => DefaultValue::Bytes(Vec::new()),
+        Kind::Enum(e) => DefaultValue::Enum(e.first_number()),
+        Kind::Message(_) | Kind::Group(_) => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_read_as_strtol_base_zero() {
+        assert_eq!(integer("-12"), Some(-12));
+        assert_eq!(integer("0x1F"), Some(31));
+        assert_eq!(integer("017"), Some(15));
+        assert_eq!(integer("0"), Some(0));
+        assert_eq!(integer("twelve"), None);
+        assert_eq!(integer("1e3"), None);
+    }
+
+    #[test]
+    fn bytes_are_c_unescaped() {
+        assert_eq!(unescape(r"a\n\001\x41\\").unwrap(), b"a\n\x01A\\");
+        assert_eq!(unescape(r"\q"), None);
+        assert_eq!(unescape("\\"), None);
+    }
+
+    #[test]
+    fn floats_take_protobufs_spellings() {
+        assert_eq!(float("inf"), Some(f64::INFINITY));
+        assert!(float("nan").unwrap().is_nan());
+        assert_eq!(float("1.5e3"), Some(1500.0));
+        assert_eq!(float("infinity"), None);
+    }
+}

@@ -1,0 +1,357 @@
+//! Effective features: what every declaration's encoding and presence are, whatever syntax
+//! its file declares.
+//!
+//! Protobuf Editions replaced `syntax` by a set of features, each with a default per edition,
+//! set on a file, message, oneof, field, enum or enum value and inherited from the enclosing
+//! declaration. proto2 and proto3 are expressed here the way protobuf itself expresses them
+//! (`descriptor.cc`, "legacy" features): their edition's defaults, plus what the syntax says
+//! per field (`required`, `[packed = …]`, groups, proto3 `optional`). The rules read the
+//! result and never look at a syntax string, except SYNTAX_CHANGED, whose subject it is.
+//!
+//! The defaults are those of protobuf's `FeatureSetDefaults` for `descriptor.proto` and
+//! `java_features.proto` (protobuf 29+), compiled in: editions 2023 and 2024 only; anything
+//! newer is refused as UNSUPPORTED_FEATURE, since its defaults are not known here.
+
+use super::wire::{Fields, Value};
+
+/// The syntax a file declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Syntax {
+    Proto2,
+    Proto3,
+    Edition2023,
+    Edition2024,
+}
+
+impl Syntax {
+    pub fn name(self) -> &'static str {
+        match self {
+            Syntax::Proto2 => "proto2",
+            Syntax::Proto3 => "proto3",
+            Syntax::Edition2023 => "edition 2023",
+            Syntax::Edition2024 => "edition 2024",
+        }
+    }
+
+    pub fn is_edition(self) -> bool {
+        matches!(self, Syntax::Edition2023 | Syntax::Edition2024)
+    }
+
+    /// The edition's number in descriptor.proto's `Edition` enum.
+    pub(crate) fn from_edition(number: i32) -> Option<Syntax> {
+        match number {
+            EDITION_2023 => Some(Syntax::Edition2023),
+            EDITION_2024 => Some(Syntax::Edition2024),
+            _ => None,
+        }
+    }
+}
+
+pub(crate) const EDITION_PROTO2: i32 = 998;
+pub(crate) const EDITION_PROTO3: i32 = 999;
+pub(crate) const EDITION_2023: i32 = 1000;
+pub(crate) const EDITION_2024: i32 = 1001;
+
+/// `FeatureSet.FieldPresence`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FieldPresence {
+    Explicit = 1,
+    Implicit = 2,
+    LegacyRequired = 3,
+}
+
+/// `FeatureSet.EnumType`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EnumType {
+    Open = 1,
+    Closed = 2,
+}
+
+/// `FeatureSet.RepeatedFieldEncoding`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RepeatedFieldEncoding {
+    Packed = 1,
+    Expanded = 2,
+}
+
+/// `FeatureSet.Utf8Validation`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Utf8Validation {
+    Verify = 2,
+    None = 3,
+}
+
+/// `FeatureSet.MessageEncoding`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MessageEncoding {
+    LengthPrefixed = 1,
+    Delimited = 2,
+}
+
+/// `pb.JavaFeatures.Utf8Validation`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum JavaUtf8Validation {
+    Default = 1,
+    Verify = 2,
+}
+
+/// The features that decide how a declaration is encoded and read. `json_format`,
+/// `enforce_naming_style` and symbol visibility are checked for known values and not kept:
+/// they change nothing on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Features {
+    pub field_presence: FieldPresence,
+    pub enum_type: EnumType,
+    pub repeated_field_encoding: RepeatedFieldEncoding,
+    pub utf8_validation: Utf8Validation,
+    pub message_encoding: MessageEncoding,
+    /// `features.(pb.java).legacy_closed_enum`.
+    pub java_legacy_closed_enum: bool,
+    /// `features.(pb.java).utf8_validation`.
+    pub java_utf8_validation: JavaUtf8Validation,
+}
+
+impl Features {
+    /// The defaults of a file of `syntax`, before anything it sets.
+    pub fn defaults(syntax: Syntax) -> Features {
+        match syntax {
+            Syntax::Proto2 => Features {
+                field_presence: FieldPresence::Explicit,
+                enum_type: EnumType::Closed,
+                repeated_field_encoding: RepeatedFieldEncoding::Expanded,
+                utf8_validation: Utf8Validation::None,
+                message_encoding: MessageEncoding::LengthPrefixed,
+                java_legacy_closed_enum: true,
+                java_utf8_validation: JavaUtf8Validation::Default,
+            },
+            Syntax::Proto3 | Syntax::Edition2023 | Syntax::Edition2024 => Features {
+                field_presence: if syntax == Syntax::Proto3 {
+                    FieldPresence::Implicit
+                } else {
+                    FieldPresence::Explicit
+                },
+                enum_type: EnumType::Open,
+                repeated_field_encoding: RepeatedFieldEncoding::Packed,
+                utf8_validation: Utf8Validation::Verify,
+                message_encoding: MessageEncoding::LengthPrefixed,
+                java_legacy_closed_enum: false,
+                java_utf8_validation: JavaUtf8Validation::Default,
+            },
+        }
+    }
+
+    /// These features with what a declaration sets applied on top.
+    pub(crate) fn with(mut self, set: &FeatureSet) -> Features {
+        if let Some(v) = set.field_presence {
+            self.field_presence = v;
+        }
+        if let Some(v) = set.enum_type {
+            self.enum_type = v;
+        }
+        if let Some(v) = set.repeated_field_encoding {
+            self.repeated_field_encoding = v;
+        }
+        if let Some(v) = set.utf8_validation {
+            self.utf8_validation = v;
+        }
+        if let Some(v) = set.message_encoding {
+            self.message_encoding = v;
+        }
+        if let Some(v) = set.java_legacy_closed_enum {
+            self.java_legacy_closed_enum = v;
+        }
+        if let Some(v) = set.java_utf8_validation {
+            self.java_utf8_validation = v;
+        }
+        self
+    }
+}
+
+/// The features one declaration sets (`options.features`): only what it sets is `Some`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct FeatureSet {
+    pub field_presence: Option<FieldPresence>,
+    pub enum_type: Option<EnumType>,
+    pub repeated_field_encoding: Option<RepeatedFieldEncoding>,
+    pub utf8_validation: Option<Utf8Validation>,
+    pub message_encoding: Option<MessageEncoding>,
+    pub java_legacy_closed_enum: Option<bool>,
+    pub java_utf8_validation: Option<JavaUtf8Validation>,
+}
+
+/// Why a feature set cannot be read: bad bytes, or a feature this checker does not know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum FeatureError {
+    Malformed(&'static str),
+    Unknown(String),
+}
+
+impl From<&'static str> for FeatureError {
+    fn from(description: &'static str) -> FeatureError {
+        FeatureError::Malformed(description)
+    }
+}
+
+/// `FeatureSet` field numbers (descriptor.proto), and the extension Java's features live in.
+mod tag {
+    pub const FIELD_PRESENCE: u32 = 1;
+    pub const ENUM_TYPE: u32 = 2;
+    pub const REPEATED_FIELD_ENCODING: u32 = 3;
+    pub const UTF8_VALIDATION: u32 = 4;
+    pub const MESSAGE_ENCODING: u32 = 5;
+    pub const JSON_FORMAT: u32 = 6;
+    pub const ENFORCE_NAMING_STYLE: u32 = 7;
+    pub const DEFAULT_SYMBOL_VISIBILITY: u32 = 8;
+    /// `FeatureSet` reserves 1000 and up for languages' extensions.
+    pub const FIRST_EXTENSION: u32 = 1000;
+    pub const JAVA: u32 = 1001;
+    /// `JavaFeatures` field numbers.
+    pub const JAVA_LEGACY_CLOSED_ENUM: u32 = 1;
+    pub const JAVA_UTF8_VALIDATION: u32 = 2;
+}
+
+impl FeatureSet {
+    /// Reads a serialized `google.protobuf.FeatureSet`. A value of a feature this checker does
+    /// not know, a feature's explicit `*_UNKNOWN` value included, and a feature number it does
+    /// not know, are [`FeatureError::Unknown`]: the schema would be read without knowing what
+    /// it means. Other languages' extensions (C++, Go, …) change nothing on the wire and are
+    /// skipped.
+    pub(crate) fn decode(bytes: &[u8]) -> Result<FeatureSet, FeatureError> {
+        let mut set = FeatureSet::default();
+        for field in Fields::new(bytes) {
+            let (number, value) = field?;
+            match number {
+                tag::FIELD_PRESENCE => {
+                    set.field_presence = Some(known("field_presence", value, |v| match v {
+                        1 => Some(FieldPresence::Explicit),
+                        2 => Some(FieldPresence::Implicit),
+                        3 => Some(FieldPresence::LegacyRequired),
+                        _ => None,
+                    })?)
+                }
+                tag::ENUM_TYPE => {
+                    set.enum_type = Some(known("enum_type", value, |v| match v {
+                        1 => Some(EnumType::Open),
+                        2 => Some(EnumType::Closed),
+                        _ => None,
+                    })?)
+                }
+                tag::REPEATED_FIELD_ENCODING => {
+                    set.repeated_field_encoding =
+                        Some(known("repeated_field_encoding", value, |v| match v {
+                            1 => Some(RepeatedFieldEncoding::Packed),
+                            2 => Some(RepeatedFieldEncoding::Expanded),
+                            _ => None,
+                        })?)
+                }
+                tag::UTF8_VALIDATION => {
+                    set.utf8_validation = Some(known("utf8_validation", value, |v| match v {
+                        2 => Some(Utf8Validation::Verify),
+                        3 => Some(Utf8Validation::None),
+                        _ => None,
+                    })?)
+                }
+                tag::MESSAGE_ENCODING => {
+                    set.message_encoding = Some(known("message_encoding", value, |v| match v {
+                        1 => Some(MessageEncoding::LengthPrefixed),
+                        2 => Some(MessageEncoding::Delimited),
+                        _ => None,
+                    })?)
+                }
+                tag::JSON_FORMAT => {
+                    known("json_format", value, |v| (1..=2).contains(&v).then_some(()))?
+                }
+                tag::ENFORCE_NAMING_STYLE => known("enforce_naming_style", value, |v| {
+                    (1..=2).contains(&v).then_some(())
+                })?,
+                tag::DEFAULT_SYMBOL_VISIBILITY => known("default_symbol_visibility", value, |v| {
+                    (1..=4).contains(&v).then_some(())
+                })?,
+                tag::JAVA => set.java(value.bytes()?)?,
+                n if n >= tag::FIRST_EXTENSION => {}
+                n => {
+                    return Err(FeatureError::Unknown(format!(
+                        "feature number {n}, which this checker does not know"
+                    )))
+                }
+            }
+        }
+        Ok(set)
+    }
+
+    /// `pb.JavaFeatures`. Only the two features that change what a Java reader accepts are
+    /// kept; the rest (class naming, nesting, large enums) change generated code only.
+    fn java(&mut self, bytes: &[u8]) -> Result<(), FeatureError> {
+        for field in Fields::new(bytes) {
+            let (number, value) = field?;
+            match number {
+                tag::JAVA_LEGACY_CLOSED_ENUM => self.java_legacy_closed_enum = Some(value.bool()?),
+                tag::JAVA_UTF8_VALIDATION => {
+                    self.java_utf8_validation =
+                        Some(known("(pb.java).utf8_validation", value, |v| match v {
+                            1 => Some(JavaUtf8Validation::Default),
+                            2 => Some(JavaUtf8Validation::Verify),
+                            _ => None,
+                        })?)
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        *self == FeatureSet::default()
+    }
+}
+
+fn known<T>(
+    feature: &str,
+    value: Value<'_>,
+    read: impl FnOnce(i32) -> Option<T>,
+) -> Result<T, FeatureError> {
+    let number = value.int32()?;
+    read(number).ok_or_else(|| {
+        let what = if number == 0 {
+            "its UNKNOWN value (0)".to_owned()
+        } else {
+            format!("value {number}, which this checker does not know")
+        };
+        FeatureError::Unknown(format!("feature `{feature}` set to {what}"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_set_applies_only_what_it_sets() {
+        let set = FeatureSet::decode(&[0x08, 0x03, 0x18, 0x02]).unwrap();
+        let features = Features::defaults(Syntax::Edition2023).with(&set);
+        assert_eq!(features.field_presence, FieldPresence::LegacyRequired);
+        assert_eq!(
+            features.repeated_field_encoding,
+            RepeatedFieldEncoding::Expanded
+        );
+        assert_eq!(features.enum_type, EnumType::Open);
+    }
+
+    #[test]
+    fn unknown_values_and_features_are_refused() {
+        assert!(matches!(
+            FeatureSet::decode(&[0x08, 0x00]),
+            Err(FeatureError::Unknown(text)) if text.contains("UNKNOWN value")
+        ));
+        assert!(matches!(
+            FeatureSet::decode(&[0x10, 0x09]),
+            Err(FeatureError::Unknown(_))
+        ));
+        assert!(matches!(
+            FeatureSet::decode(&[0x48, 0x01]),
+            Err(FeatureError::Unknown(text)) if text.contains("feature number 9")
+        ));
+        // The C++ extension (1000) is skipped.
+        assert!(FeatureSet::decode(&[0xc2, 0x3e, 0x00]).unwrap().is_empty());
+    }
+}

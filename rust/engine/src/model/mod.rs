@@ -1,0 +1,141 @@
+//! The schema model: Pulsar PROTOBUF_NATIVE schema data -> compact tables of the root file's
+//! import closure, with effective features, and the root message inside them.
+//!
+//! - `pulsar_json`: the JSON the broker stores, and the descriptor set inside it;
+//! - `prescan`: counts from the raw wire bytes, checked against the limits first;
+//! - `descriptor_set`: which files the root's import closure holds, dependencies first;
+//! - `wire` and `decode`: those files read straight from the bytes into [`Model`]'s tables;
+//! - `features`: edition defaults and inheritance, proto2 and proto3 as their equivalents;
+//! - `defaults`: declared and implicit default values;
+//! - `tables`: the tables and the views the rules read ([`MessageRef`], [`FieldRef`], …).
+
+mod decode;
+mod defaults;
+mod descriptor_set;
+mod features;
+mod prescan;
+mod pulsar_json;
+mod tables;
+mod wire;
+
+use sha2::{Digest, Sha256};
+
+use crate::error::DecodeError;
+use crate::limits::Limits;
+
+pub use defaults::DefaultValue;
+pub use features::{
+    EnumType, Features, FieldPresence, JavaUtf8Validation, MessageEncoding, RepeatedFieldEncoding,
+    Syntax, Utf8Validation,
+};
+pub use prescan::{prescan, Counts};
+pub use pulsar_json::SchemaData;
+pub use tables::{Cardinality, EnumRef, FieldRef, FileRef, Kind, MessageRef, Model, Scalar};
+
+/// How many candidate names an error lists before it says "and N more".
+const LISTED_NAMES: usize = 10;
+
+/// One decoded schema: the model of its root file's import closure, and its root message.
+pub struct Schema {
+    model: Model,
+    root: u32,
+}
+
+impl std::fmt::Debug for Schema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Schema")
+            .field("root", &self.root().full_name())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Schema {
+    /// Decodes Pulsar schema data (the JSON the broker stores for PROTOBUF_NATIVE) within the
+    /// default [`Limits`].
+    pub fn decode(data: &[u8]) -> Result<Schema, DecodeError> {
+        Schema::decode_within(data, &Limits::DEFAULT)
+    }
+
+    /// Decodes Pulsar schema data, refusing anything past `limits` before doing the work.
+    pub fn decode_within(data: &[u8], limits: &Limits) -> Result<Schema, DecodeError> {
+        limits.check_size(data.len())?;
+        let parsed = SchemaData::parse(data)?;
+        let model = descriptor_set::build_model(&parsed.descriptor_set, &parsed.root_file, limits)?;
+        let root = find_root(&model, &parsed.root_message, &parsed.root_file)?;
+        Ok(Schema { model, root })
+    }
+
+    pub fn root(&self) -> MessageRef<'_> {
+        self.model.message(self.root)
+    }
+
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// The heap the decoded schema holds: what it weighs in the decoded-schema cache.
+    pub fn heap_bytes(&self) -> usize {
+        std::mem::size_of::<Schema>() + self.model.heap_bytes()
+    }
+}
+
+/// The first 12 hex digits of the SHA-256 of `data`.
+pub fn short_sha256(data: &[u8]) -> String {
+    Sha256::digest(data)
+        .iter()
+        .take(6)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn find_root(model: &Model, root_message: &str, root_file: &str) -> Result<u32, DecodeError> {
+    let messages = (0..model.message_count() as u32).map(|id| model.message(id));
+    let found = messages.clone().find(|m| m.full_name() == root_message);
+    match found {
+        Some(message) if message.file().name() == root_file => Ok(message.id()),
+        Some(message) => Err(DecodeError::invalid(format!(
+            "root message `{}` is declared in `{}`, not in the root file `{}`",
+            truncate(root_message, 200),
+            truncate(message.file().name(), 200),
+            truncate(root_file, 200)
+        ))),
+        None => {
+            let declared: Vec<String> = messages
+                .filter(|m| m.file().name() == root_file && !m.is_map_entry())
+                .map(|m| m.full_name().to_owned())
+                .collect();
+            Err(DecodeError::invalid(format!(
+                "root message `{}` is not declared in the root file `{}` \
+                 (it declares: {})",
+                truncate(root_message, 200),
+                truncate(root_file, 200),
+                list_names(&declared, "no messages")
+            )))
+        }
+    }
+}
+
+/// A bounded, comma-separated list for error messages.
+pub(crate) fn list_names(names: &[String], if_empty: &str) -> String {
+    if names.is_empty() {
+        return if_empty.to_owned();
+    }
+    let mut listed = names
+        .iter()
+        .take(LISTED_NAMES)
+        .map(|n| truncate(n, 120))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > LISTED_NAMES {
+        listed.push_str(&format!(" and {} more", names.len() - LISTED_NAMES));
+    }
+    listed
+}
+
+/// Cuts attacker-sized text (names, values) down for messages, on a character boundary.
+pub(crate) fn truncate(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        None => text.to_owned(),
+        Some((end, _)) => format!("{}…", &text[..end]),
+    }
+}

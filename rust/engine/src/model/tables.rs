@@ -1,0 +1,561 @@
+//! The compact model: one schema's declarations in flat tables, referring to each other by
+//! index, their names in one text arena. Built by `decode`, read through the views at the end
+//! of this file ([`MessageRef`], [`FieldRef`], [`EnumRef`], [`FileRef`]).
+
+use std::fmt;
+
+use super::defaults::{self, DefaultValue};
+use super::features::{Features, FieldPresence, MessageEncoding, RepeatedFieldEncoding, Syntax};
+
+/// A piece of [`Model::text`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Str {
+    pub start: u32,
+    pub len: u32,
+}
+
+/// A run of consecutive rows of a table.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Span {
+    pub start: u32,
+    pub len: u32,
+}
+
+impl Span {
+    pub(crate) fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
+}
+
+/// No row: an unset oneof, a type not resolved yet.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// The 15 scalar value types, as `FieldDescriptorProto.Type` numbers them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scalar {
+    Double = 1,
+    Float = 2,
+    Int64 = 3,
+    Uint64 = 4,
+    Int32 = 5,
+    Fixed64 = 6,
+    Fixed32 = 7,
+    Bool = 8,
+    String = 9,
+    Bytes = 12,
+    Uint32 = 13,
+    Sfixed32 = 15,
+    Sfixed64 = 16,
+    Sint32 = 17,
+    Sint64 = 18,
+}
+
+impl Scalar {
+    pub(crate) fn from_type(number: i32) -> Option<Scalar> {
+        use Scalar::*;
+        Some(match number {
+            1 => Double,
+            2 => Float,
+            3 => Int64,
+            4 => Uint64,
+            5 => Int32,
+            6 => Fixed64,
+            7 => Fixed32,
+            8 => Bool,
+            9 => String,
+            12 => Bytes,
+            13 => Uint32,
+            15 => Sfixed32,
+            16 => Sfixed64,
+            17 => Sint32,
+            18 => Sint64,
+            _ => return None,
+        })
+    }
+
+    /// The type's name in a `.proto` file.
+    pub fn name(self) -> &'static str {
+        use Scalar::*;
+        match self {
+            Double => "double",
+            Float => "float",
+            Int64 => "int64",
+            Uint64 => "uint64",
+            Int32 => "int32",
+            Fixed64 => "fixed64",
+            Fixed32 => "fixed32",
+            Bool => "bool",
+            String => "string",
+            Bytes => "bytes",
+            Uint32 => "uint32",
+            Sfixed32 => "sfixed32",
+            Sfixed64 => "sfixed64",
+            Sint32 => "sint32",
+            Sint64 => "sint64",
+        }
+    }
+
+    /// Every scalar but string and bytes can be packed.
+    pub fn is_packable(self) -> bool {
+        !matches!(self, Scalar::String | Scalar::Bytes)
+    }
+}
+
+impl fmt::Display for Scalar {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A field's type as stored: a scalar, or the row of its enum or message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Type {
+    Scalar(Scalar),
+    Enum(u32),
+    Message(u32),
+    /// A message encoded delimited: a proto2 group, or `message_encoding = DELIMITED`.
+    Group(u32),
+}
+
+/// `FieldDescriptorProto.Label` as declared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Label {
+    Optional,
+    Required,
+    Repeated,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cardinality {
+    Optional,
+    Required,
+    Repeated,
+}
+
+pub(crate) struct File {
+    pub name: Str,
+    pub package: Str,
+    pub syntax: Syntax,
+}
+
+pub(crate) struct Message {
+    pub full_name: Str,
+    /// Where the message's own name starts in its full name.
+    pub name_at: u32,
+    pub file: u32,
+    pub fields: Span,
+    /// Into [`Model::by_number`] and [`Model::by_name`]: this message's fields, sorted.
+    pub sorted: u32,
+    pub oneofs: Span,
+    pub map_entry: bool,
+    pub features: Features,
+}
+
+pub(crate) struct Field {
+    pub name: Str,
+    pub number: u32,
+    pub message: u32,
+    pub label: Label,
+    pub ty: Type,
+    pub oneof: u32,
+    pub default: Option<Str>,
+    pub proto3_optional: bool,
+    pub features: Features,
+}
+
+pub(crate) struct Oneof {
+    pub name: Str,
+    /// The oneof protoc makes for a proto3 `optional` field.
+    pub synthetic: bool,
+}
+
+pub(crate) struct Enum {
+    pub full_name: Str,
+    pub name_at: u32,
+    pub file: u32,
+    pub values: Span,
+    pub features: Features,
+}
+
+pub(crate) struct EnumValue {
+    pub name: Str,
+    pub number: i32,
+}
+
+/// The declarations of one schema's import closure.
+#[derive(Default)]
+pub struct Model {
+    pub(crate) text: String,
+    pub(crate) files: Vec<File>,
+    pub(crate) messages: Vec<Message>,
+    pub(crate) fields: Vec<Field>,
+    pub(crate) oneofs: Vec<Oneof>,
+    pub(crate) enums: Vec<Enum>,
+    pub(crate) values: Vec<EnumValue>,
+    /// Each message's field rows sorted by number, message after message.
+    pub(crate) by_number: Vec<u32>,
+    /// Each message's field rows sorted by name, message after message.
+    pub(crate) by_name: Vec<u32>,
+}
+
+impl Model {
+    pub(crate) fn str(&self, s: Str) -> &str {
+        &self.text[s.start as usize..(s.start + s.len) as usize]
+    }
+
+    /// The heap the model holds.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.text.capacity()
+            + self.files.capacity() * size_of::<File>()
+            + self.messages.capacity() * size_of::<Message>()
+            + self.fields.capacity() * size_of::<Field>()
+            + self.oneofs.capacity() * size_of::<Oneof>()
+            + self.enums.capacity() * size_of::<Enum>()
+            + self.values.capacity() * size_of::<EnumValue>()
+            + (self.by_number.capacity() + self.by_name.capacity()) * size_of::<u32>()
+    }
+
+    pub fn message(&self, id: u32) -> MessageRef<'_> {
+        MessageRef { model: self, id }
+    }
+
+    pub(crate) fn message_count(&self) -> usize {
+        self.messages.len()
+    }
+
+    pub(crate) fn field(&self, id: u32) -> FieldRef<'_> {
+        FieldRef { model: self, id }
+    }
+}
+
+/// A file of the model.
+#[derive(Clone, Copy)]
+pub struct FileRef<'a> {
+    model: &'a Model,
+    id: u32,
+}
+
+impl<'a> FileRef<'a> {
+    fn row(&self) -> &'a File {
+        &self.model.files[self.id as usize]
+    }
+
+    pub fn name(&self) -> &'a str {
+        self.model.str(self.row().name)
+    }
+
+    pub fn package(&self) -> &'a str {
+        self.model.str(self.row().package)
+    }
+
+    pub fn syntax(&self) -> Syntax {
+        self.row().syntax
+    }
+}
+
+/// A message of the model.
+#[derive(Clone, Copy)]
+pub struct MessageRef<'a> {
+    model: &'a Model,
+    id: u32,
+}
+
+impl<'a> MessageRef<'a> {
+    fn row(&self) -> &'a Message {
+        &self.model.messages[self.id as usize]
+    }
+
+    /// Its row, unique within its model.
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    pub fn full_name(&self) -> &'a str {
+        self.model.str(self.row().full_name)
+    }
+
+    pub fn name(&self) -> &'a str {
+        &self.full_name()[self.row().name_at as usize..]
+    }
+
+    pub fn file(&self) -> FileRef<'a> {
+        FileRef {
+            model: self.model,
+            id: self.row().file,
+        }
+    }
+
+    pub(crate) fn file_index(&self) -> u32 {
+        self.row().file
+    }
+
+    pub fn features(&self) -> &'a Features {
+        &self.row().features
+    }
+
+    pub fn is_map_entry(&self) -> bool {
+        self.row().map_entry
+    }
+
+    /// Fields in declaration order.
+    pub fn fields(&self) -> impl ExactSizeIterator<Item = FieldRef<'a>> + 'a {
+        let model = self.model;
+        self.row().fields.range().map(move |id| FieldRef {
+            model,
+            id: id as u32,
+        })
+    }
+
+    fn sorted(&self, table: &'a [u32]) -> &'a [u32] {
+        let row = self.row();
+        &table[row.sorted as usize..(row.sorted + row.fields.len) as usize]
+    }
+
+    pub fn field(&self, number: u32) -> Option<FieldRef<'a>> {
+        let sorted = self.sorted(&self.model.by_number);
+        let fields = &self.model.fields;
+        let at = sorted
+            .binary_search_by_key(&number, |&f| fields[f as usize].number)
+            .ok()?;
+        Some(FieldRef {
+            model: self.model,
+            id: sorted[at],
+        })
+    }
+
+    pub fn field_named(&self, name: &str) -> Option<FieldRef<'a>> {
+        let sorted = self.sorted(&self.model.by_name);
+        let model = self.model;
+        let at = sorted
+            .binary_search_by(|&f| model.str(model.fields[f as usize].name).cmp(name))
+            .ok()?;
+        Some(FieldRef {
+            model,
+            id: sorted[at],
+        })
+    }
+}
+
+/// A field's type as the rules see it.
+#[derive(Clone, Copy)]
+pub enum Kind<'a> {
+    Scalar(Scalar),
+    Enum(EnumRef<'a>),
+    Message(MessageRef<'a>),
+    Group(MessageRef<'a>),
+}
+
+impl<'a> Kind<'a> {
+    pub fn is_scalar(&self) -> bool {
+        matches!(self, Kind::Scalar(_))
+    }
+
+    /// The message type, for a message or a group.
+    pub fn message(&self) -> Option<MessageRef<'a>> {
+        match self {
+            Kind::Message(m) | Kind::Group(m) => Some(*m),
+            _ => None,
+        }
+    }
+}
+
+/// Same kind and the same scalar or full type name, whichever models the two come from.
+impl PartialEq for Kind<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Kind::Scalar(a), Kind::Scalar(b)) => a == b,
+            (Kind::Enum(a), Kind::Enum(b)) => a.full_name() == b.full_name(),
+            (Kind::Message(a), Kind::Message(b)) | (Kind::Group(a), Kind::Group(b)) => {
+                a.full_name() == b.full_name()
+            }
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for Kind<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Kind::Scalar(s) => f.write_str(s.name()),
+            Kind::Enum(e) => write!(f, "enum {}", e.full_name()),
+            Kind::Message(m) => write!(f, "message {}", m.full_name()),
+            Kind::Group(m) => write!(f, "group {}", m.full_name()),
+        }
+    }
+}
+
+/// A field of the model.
+#[derive(Clone, Copy)]
+pub struct FieldRef<'a> {
+    model: &'a Model,
+    id: u32,
+}
+
+impl<'a> FieldRef<'a> {
+    fn row(&self) -> &'a Field {
+        &self.model.fields[self.id as usize]
+    }
+
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    pub fn name(&self) -> &'a str {
+        self.model.str(self.row().name)
+    }
+
+    pub fn number(&self) -> u32 {
+        self.row().number
+    }
+
+    /// The message declaring the field.
+    pub fn message(&self) -> MessageRef<'a> {
+        MessageRef {
+            model: self.model,
+            id: self.row().message,
+        }
+    }
+
+    pub fn features(&self) -> &'a Features {
+        &self.row().features
+    }
+
+    pub fn kind(&self) -> Kind<'a> {
+        let model = self.model;
+        match self.row().ty {
+            Type::Scalar(s) => Kind::Scalar(s),
+            Type::Enum(id) => Kind::Enum(EnumRef { model, id }),
+            Type::Message(id) => Kind::Message(MessageRef { model, id }),
+            Type::Group(id) => Kind::Group(MessageRef { model, id }),
+        }
+    }
+
+    /// `required` means `field_presence = LEGACY_REQUIRED` in Editions, which a proto2
+    /// `required` label is expressed as.
+    pub fn cardinality(&self) -> Cardinality {
+        let row = self.row();
+        if row.label == Label::Repeated {
+            Cardinality::Repeated
+        } else if row.features.field_presence == FieldPresence::LegacyRequired && row.oneof == NONE
+        {
+            Cardinality::Required
+        } else {
+            Cardinality::Optional
+        }
+    }
+
+    pub fn is_repeated(&self) -> bool {
+        self.cardinality() == Cardinality::Repeated
+    }
+
+    pub fn is_required(&self) -> bool {
+        self.cardinality() == Cardinality::Required
+    }
+
+    /// Whether a repeated field is written packed: the effective `repeated_field_encoding`
+    /// of a field whose type can be packed.
+    pub fn is_packed(&self) -> bool {
+        let packable = match self.kind() {
+            Kind::Scalar(s) => s.is_packable(),
+            Kind::Enum(_) => true,
+            Kind::Message(_) | Kind::Group(_) => false,
+        };
+        self.is_repeated()
+            && packable
+            && self.row().features.repeated_field_encoding == RepeatedFieldEncoding::Packed
+    }
+
+    /// Whether the field tells "unset" from its default: every singular field but an
+    /// implicit-presence scalar or enum outside a oneof.
+    pub fn has_presence(&self) -> bool {
+        let row = self.row();
+        !self.is_repeated()
+            && (self.kind().message().is_some()
+                || row.oneof != NONE
+                || row.features.field_presence != FieldPresence::Implicit)
+    }
+
+    /// The proto3 `optional` keyword: a proto3 field with presence.
+    pub fn is_proto3_optional(&self) -> bool {
+        self.row().proto3_optional
+    }
+
+    /// The field's real (not synthetic) oneof, by name.
+    pub fn oneof(&self) -> Option<&'a str> {
+        let row = self.row();
+        let oneof = self.model.oneofs.get(row.oneof as usize)?;
+        (!oneof.synthetic).then(|| self.model.str(oneof.name))
+    }
+
+    /// `[default = …]` as declared.
+    pub fn declared_default(&self) -> Option<&'a str> {
+        self.row().default.map(|s| self.model.str(s))
+    }
+
+    /// What a reader sees for the field when it is unset: the declared default where the
+    /// field may declare one, else the type's zero or the enum's first value. `None` for
+    /// repeated and message fields.
+    pub fn default_value(&self) -> Option<DefaultValue> {
+        if self.is_repeated() {
+            return None;
+        }
+        let kind = self.kind();
+        match self.declared_default() {
+            // Validated when the model was built.
+            Some(text) => defaults::parse(text, &kind).ok(),
+            None => defaults::zero(&kind),
+        }
+    }
+
+    /// Whether the message type is encoded delimited (a group).
+    pub fn is_delimited(&self) -> bool {
+        matches!(self.row().ty, Type::Group(_))
+            || (matches!(self.row().ty, Type::Message(_))
+                && self.row().features.message_encoding == MessageEncoding::Delimited)
+    }
+}
+
+/// An enum of the model.
+#[derive(Clone, Copy)]
+pub struct EnumRef<'a> {
+    model: &'a Model,
+    id: u32,
+}
+
+impl<'a> EnumRef<'a> {
+    fn row(&self) -> &'a Enum {
+        &self.model.enums[self.id as usize]
+    }
+
+    pub fn full_name(&self) -> &'a str {
+        self.model.str(self.row().full_name)
+    }
+
+    pub fn name(&self) -> &'a str {
+        &self.full_name()[self.row().name_at as usize..]
+    }
+
+    pub fn features(&self) -> &'a Features {
+        &self.row().features
+    }
+
+    /// Values in declaration order: name and number.
+    pub fn values(&self) -> impl ExactSizeIterator<Item = (&'a str, i32)> + 'a {
+        let model = self.model;
+        model.values[self.row().values.range()]
+            .iter()
+            .map(move |v| (model.str(v.name), v.number))
+    }
+
+    /// The first value declared with `number`.
+    pub fn value_named_by(&self, number: i32) -> Option<&'a str> {
+        self.values()
+            .find(|(_, n)| *n == number)
+            .map(|(name, _)| name)
+    }
+
+    pub fn first_number(&self) -> i32 {
+        self.values().next().map_or(0, |(_, n)| n)
+    }
+}
