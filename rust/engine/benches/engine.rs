@@ -8,7 +8,8 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
 mod common;
 use common::BenchSchema;
-use protocompat::{Bounds, Checker, Schema, Strategy};
+use protocompat::model::SchemaData;
+use protocompat::{Bounds, Checker, Limits, Schema, Strategy};
 
 /// The allocator the shipped library and CLI use.
 #[global_allocator]
@@ -53,6 +54,27 @@ fn benches(c: &mut Criterion) {
         });
     }
 
+    for size in ["small", "medium", "large"] {
+        let data = BenchSchema::compile(size).version(0);
+        let decoded = Schema::decode(&data).unwrap().heap_bytes();
+        println!(
+            "{size}: {} bytes of schema data decode to {decoded} bytes of heap ({:.1}x)",
+            data.len(),
+            decoded as f64 / data.len() as f64
+        );
+    }
+
+    // 500,000 fields the root never reaches, in the root file itself: validated, and kept
+    // only as rows of the flat tables.
+    let (unreachable, limits) = unreachable_heavy();
+    println!(
+        "unreachable-heavy: {:.1} MB of schema data",
+        unreachable.len() as f64 / 1e6
+    );
+    c.bench_function("decode/unreachable_500k_fields", |b| {
+        b.iter(|| Schema::decode_within(black_box(&unreachable), &limits).unwrap())
+    });
+
     let large_old = BenchSchema::compile("large").version(0);
     let medium = BenchSchema::compile("medium");
     let other = String::from_utf8(medium.version(0)).unwrap();
@@ -81,6 +103,55 @@ fn benches(c: &mut Criterion) {
         });
     }
     group.finish();
+}
+
+/// A root file declaring `bench.Root { int64 id = 1; }` and 50,000 messages of 10 fields that
+/// nothing refers to, with limits raised to admit it.
+fn unreachable_heavy() -> (Vec<u8>, Limits) {
+    use prost::Message;
+    use prost_types::field_descriptor_proto::{Label, Type};
+    use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
+    let field = |name: String, number: i32| FieldDescriptorProto {
+        name: Some(name),
+        number: Some(number),
+        label: Some(Label::Optional as i32),
+        r#type: Some(Type::Int64 as i32),
+        ..Default::default()
+    };
+    let mut messages = vec![DescriptorProto {
+        name: Some("Root".into()),
+        field: vec![field("id".into(), 1)],
+        ..Default::default()
+    }];
+    for m in 0..50_000 {
+        messages.push(DescriptorProto {
+            name: Some(format!("Unreached{m}")),
+            field: (1..=10).map(|f| field(format!("field{f}"), f)).collect(),
+            ..Default::default()
+        });
+    }
+    let file = FileDescriptorProto {
+        name: Some("root.proto".into()),
+        package: Some("bench".into()),
+        syntax: Some("proto3".into()),
+        message_type: messages,
+        ..Default::default()
+    };
+    let data = SchemaData {
+        descriptor_set: prost_types::FileDescriptorSet { file: vec![file] }.encode_to_vec(),
+        root_message: "bench.Root".into(),
+        root_file: "root.proto".into(),
+    }
+    .to_json()
+    .into_bytes();
+    let limits = Limits {
+        max_fields: 1_000_000,
+        max_messages: 100_000,
+        max_declarations: 1_000_000,
+        max_elements: 5_000_000,
+        ..Limits::DEFAULT
+    };
+    (data, limits)
 }
 
 criterion_group! {

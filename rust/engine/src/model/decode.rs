@@ -167,6 +167,28 @@ pub(crate) struct Builder<'a> {
     scratch: String,
 }
 
+/// Where an error is: a declaration's full name, or a member (`name`) of a scope. Rendered
+/// only when an error is, so reading a field builds no text.
+#[derive(Clone, Copy)]
+struct Element<'e> {
+    scope: Str,
+    name: &'e str,
+}
+
+impl Element<'_> {
+    const FILE: Element<'static> = Element {
+        scope: Str { start: 0, len: 0 },
+        name: "",
+    };
+
+    fn named(full_name: Str) -> Element<'static> {
+        Element {
+            scope: full_name,
+            name: "",
+        }
+    }
+}
+
 /// What every declaration of one file is read with.
 #[derive(Clone, Copy)]
 struct Context {
@@ -226,20 +248,26 @@ impl<'a> Builder<'a> {
         self.model.str(s)
     }
 
-    fn place(&self, file: u32, element: &str) -> String {
+    fn place(&self, file: u32, element: Element<'_>) -> String {
         let file = self.text(self.model.files[file as usize].name);
+        let scope = self.text(element.scope);
+        let element = match (scope.is_empty(), element.name.is_empty()) {
+            (_, true) => scope.to_owned(),
+            (true, false) => element.name.to_owned(),
+            (false, false) => format!("{scope}.{}", element.name),
+        };
         if element.is_empty() {
             format!(" (file `{}`)", truncate(file, 200))
         } else {
             format!(
                 " (file `{}`, at {})",
                 truncate(file, 200),
-                truncate(element, 300)
+                truncate(&element, 300)
             )
         }
     }
 
-    fn refuse(&self, file: u32, element: &str, what: impl AsRef<str>) -> BuildError {
+    fn refuse(&self, file: u32, element: Element<'_>, what: impl AsRef<str>) -> BuildError {
         BuildError::Refused(DecodeError::invalid(format!(
             "the descriptor set does not build: {}{}",
             what.as_ref(),
@@ -247,7 +275,7 @@ impl<'a> Builder<'a> {
         )))
     }
 
-    fn features(&self, ctx: Context, element: &str, bytes: &[u8]) -> Result<FeatureSet> {
+    fn features(&self, ctx: Context, element: Element<'_>, bytes: &[u8]) -> Result<FeatureSet> {
         let set = FeatureSet::decode(bytes).map_err(|e| match e {
             FeatureError::Malformed(description) => BuildError::Malformed(description),
             FeatureError::Unknown(what) => BuildError::Refused(DecodeError::unsupported(format!(
@@ -304,7 +332,8 @@ impl<'a> Builder<'a> {
                 let (number, value) = field?;
                 match number {
                     tag::file_options::FEATURES => {
-                        features = features.with(&self.features(ctx, "", value.bytes()?)?)
+                        features =
+                            features.with(&self.features(ctx, Element::FILE, value.bytes()?)?)
                     }
                     // Expressed as Java's feature, as protobuf does for proto2 and proto3.
                     tag::file_options::JAVA_STRING_CHECK_UTF8
@@ -387,9 +416,9 @@ impl<'a> Builder<'a> {
         }
         let (full_name, name_at) = self.join(scope, name);
         let id = self.model.messages.len() as u32;
-        let element = self.text(full_name).to_owned();
+        let element = Element::named(full_name);
         if name.is_empty() {
-            return Err(self.refuse(ctx.file, &element, "a message has no name"));
+            return Err(self.refuse(ctx.file, element, "a message has no name"));
         }
         let mut features = *parent;
         let mut map_entry = false;
@@ -399,7 +428,7 @@ impl<'a> Builder<'a> {
                 match number {
                     tag::message_options::MAP_ENTRY => map_entry = value.bool()?,
                     tag::message_options::FEATURES => {
-                        features = features.with(&self.features(ctx, &element, value.bytes()?)?)
+                        features = features.with(&self.features(ctx, element, value.bytes()?)?)
                     }
                     _ => {}
                 }
@@ -413,7 +442,7 @@ impl<'a> Builder<'a> {
                 for field in Fields::new(options) {
                     let (number, value) = field?;
                     if number == tag::oneof_options::FEATURES {
-                        own = own.with(&self.features(ctx, &element, value.bytes()?)?);
+                        own = own.with(&self.features(ctx, element, value.bytes()?)?);
                     }
                 }
             }
@@ -496,16 +525,17 @@ impl<'a> Builder<'a> {
             .find(|w| name_of(w[0]) == name_of(w[1]))
             .map(|w| w[1]);
         model.messages[message as usize].sorted = sorted;
-        let owner = self
-            .text(self.model.messages[message as usize].full_name)
-            .to_owned();
+        let owner = self.model.messages[message as usize].full_name;
         if let Some((first, second)) = twice_number {
             let first = self.text(self.model.fields[first as usize].name).to_owned();
             let second_row = &self.model.fields[second as usize];
             let second = self.text(second_row.name).to_owned();
             return Err(self.refuse(
                 ctx.file,
-                &format!("{owner}.{second}"),
+                Element {
+                    scope: owner,
+                    name: &second,
+                },
                 format!(
                     "field number '{}' is used by both '{}' and '{}'",
                     second_row.number,
@@ -520,7 +550,10 @@ impl<'a> Builder<'a> {
                 .to_owned();
             return Err(self.refuse(
                 ctx.file,
-                &format!("{owner}.{second}"),
+                Element {
+                    scope: owner,
+                    name: &second,
+                },
                 format!("field name '{}' is declared twice", truncate(&second, 100)),
             ));
         }
@@ -552,12 +585,15 @@ impl<'a> Builder<'a> {
     ) -> Result<()> {
         let raw = RawField::read(bytes)?;
         let owner = self.model.messages[message as usize].full_name;
-        let element = format!("{}.{}", self.text(owner), raw.name);
+        let element = Element {
+            scope: owner,
+            name: raw.name,
+        };
         if raw.name.is_empty() {
-            return Err(self.refuse(ctx.file, &element, "a field has no name"));
+            return Err(self.refuse(ctx.file, element, "a field has no name"));
         }
-        let number = self.field_number(ctx, &element, raw.number)?;
-        let label = self.label(ctx, &element, raw.label)?;
+        let number = self.field_number(ctx, element, raw.number)?;
+        let label = self.label(ctx, element, raw.label)?;
         let oneof = match raw.oneof_index {
             None => NONE,
             Some(i) if (i as usize) < oneofs.len() => {
@@ -566,7 +602,7 @@ impl<'a> Builder<'a> {
             Some(i) => {
                 return Err(self.refuse(
                     ctx.file,
-                    &element,
+                    element,
                     format!("oneof index {i} is out of range"),
                 ))
             }
@@ -582,13 +618,13 @@ impl<'a> Builder<'a> {
                 match number {
                     tag::field_options::PACKED => packed = Some(value.bool()?),
                     tag::field_options::FEATURES => {
-                        own = own.with(&self.features(ctx, &element, value.bytes()?)?)
+                        own = own.with(&self.features(ctx, element, value.bytes()?)?)
                     }
                     _ => {}
                 }
             }
         }
-        self.syntax_rules(ctx, &element, &raw, label, packed)?;
+        self.syntax_rules(ctx, element, &raw, label, packed)?;
         // proto2 and proto3 expressed as features, as protobuf's legacy features do.
         if !ctx.syntax.is_edition() {
             if label == Label::Required {
@@ -608,7 +644,7 @@ impl<'a> Builder<'a> {
                 };
             }
         }
-        let ty = self.declared_type(ctx, &element, &raw)?;
+        let ty = self.declared_type(ctx, element, &raw)?;
         let row = self.model.fields.len() as u32;
         let name = self.intern(raw.name);
         let default = raw.default.map(|d| self.push(d));
@@ -639,7 +675,7 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
-    fn field_number(&self, ctx: Context, element: &str, number: Option<i32>) -> Result<u32> {
+    fn field_number(&self, ctx: Context, element: Element<'_>, number: Option<i32>) -> Result<u32> {
         let number = i64::from(number.unwrap_or(0));
         if !(1..=MAX_FIELD_NUMBER).contains(&number) || RESERVED_NUMBERS.contains(&number) {
             let why = if RESERVED_NUMBERS.contains(&number) {
@@ -656,7 +692,7 @@ impl<'a> Builder<'a> {
         Ok(number as u32)
     }
 
-    fn label(&self, ctx: Context, element: &str, label: Option<i32>) -> Result<Label> {
+    fn label(&self, ctx: Context, element: Element<'_>, label: Option<i32>) -> Result<Label> {
         match label {
             None | Some(1) => Ok(Label::Optional),
             Some(2) => Ok(Label::Required),
@@ -669,7 +705,7 @@ impl<'a> Builder<'a> {
     fn syntax_rules(
         &self,
         ctx: Context,
-        element: &str,
+        element: Element<'_>,
         raw: &RawField<'_>,
         label: Label,
         packed: Option<bool>,
@@ -704,7 +740,12 @@ impl<'a> Builder<'a> {
     }
 
     /// The stored type before resolution: a scalar, or a placeholder row.
-    fn declared_type(&self, ctx: Context, element: &str, raw: &RawField<'_>) -> Result<Type> {
+    fn declared_type(
+        &self,
+        ctx: Context,
+        element: Element<'_>,
+        raw: &RawField<'_>,
+    ) -> Result<Type> {
         match raw.declared {
             TYPE_GROUP => Ok(Type::Group(NONE)),
             TYPE_MESSAGE => Ok(Type::Message(NONE)),
@@ -727,16 +768,15 @@ impl<'a> Builder<'a> {
     /// no rule reads extensions.
     fn extension(&mut self, ctx: Context, scope: Str, bytes: &'a [u8]) -> Result<()> {
         let raw = RawField::read(bytes)?;
-        let element = if scope.len > 0 {
-            format!("{}.{}", self.text(scope), raw.name)
-        } else {
-            raw.name.to_owned()
+        let element = Element {
+            scope,
+            name: raw.name,
         };
-        self.field_number(ctx, &element, raw.number)?;
-        self.label(ctx, &element, raw.label)?;
-        self.declared_type(ctx, &element, &raw)?;
+        self.field_number(ctx, element, raw.number)?;
+        self.label(ctx, element, raw.label)?;
+        self.declared_type(ctx, element, &raw)?;
         let Some(extendee) = raw.extendee else {
-            return Err(self.refuse(ctx.file, &element, "an extension has no extendee"));
+            return Err(self.refuse(ctx.file, element, "an extension has no extendee"));
         };
         let pending = |target, name| Pending {
             target,
@@ -815,16 +855,16 @@ impl<'a> Builder<'a> {
             }
         }
         let (full_name, name_at) = self.join(scope, name);
-        let element = self.text(full_name).to_owned();
+        let element = Element::named(full_name);
         if name.is_empty() {
-            return Err(self.refuse(ctx.file, &element, "an enum has no name"));
+            return Err(self.refuse(ctx.file, element, "an enum has no name"));
         }
         let mut features = *parent;
         if let Some(options) = options {
             for field in Fields::new(options) {
                 let (number, value) = field?;
                 if number == tag::enum_options::FEATURES {
-                    features = features.with(&self.features(ctx, &element, value.bytes()?)?);
+                    features = features.with(&self.features(ctx, element, value.bytes()?)?);
                 }
             }
         }
@@ -845,7 +885,7 @@ impl<'a> Builder<'a> {
                         for field in Fields::new(value.bytes()?) {
                             let (number, value) = field?;
                             if number == tag::enum_value_options::FEATURES {
-                                self.features(ctx, &element, value.bytes()?)?;
+                                self.features(ctx, element, value.bytes()?)?;
                             }
                         }
                     }
@@ -853,7 +893,7 @@ impl<'a> Builder<'a> {
                 }
             }
             if value_name.is_empty() {
-                return Err(self.refuse(ctx.file, &element, "an enum value has no name"));
+                return Err(self.refuse(ctx.file, element, "an enum value has no name"));
             }
             let value_name = self.intern(value_name);
             self.model.values.push(EnumValue {
@@ -866,7 +906,7 @@ impl<'a> Builder<'a> {
             len: self.model.values.len() as u32 - start,
         };
         if values.len == 0 {
-            return Err(self.refuse(ctx.file, &element, "enums must contain at least one value"));
+            return Err(self.refuse(ctx.file, element, "enums must contain at least one value"));
         }
         let rows = &self.model.values[values.range()];
         let mut names: Vec<&str> = rows.iter().map(|v| self.model.str(v.name)).collect();
@@ -875,14 +915,17 @@ impl<'a> Builder<'a> {
             let twice = twice[0].to_owned();
             return Err(self.refuse(
                 ctx.file,
-                &format!("{element}.{twice}"),
+                Element {
+                    scope: full_name,
+                    name: &twice,
+                },
                 format!("enum value '{}' is declared twice", truncate(&twice, 100)),
             ));
         }
         if ctx.syntax == Syntax::Proto3 && rows[0].number != 0 {
             return Err(self.refuse(
                 ctx.file,
-                &element,
+                element,
                 "the first value of a proto3 enum must be zero",
             ));
         }
@@ -904,13 +947,11 @@ impl<'a> Builder<'a> {
         for p in &pending {
             let found = resolve(&self.model, &symbols, p.name, p.scope);
             let what = |this: &Self, text: String| {
-                let owner = this.text(p.owner);
-                let element = if owner.is_empty() {
-                    p.member.to_owned()
-                } else {
-                    format!("{owner}.{}", p.member)
+                let element = Element {
+                    scope: p.owner,
+                    name: p.member,
                 };
-                match this.refuse(p.file, &element, text) {
+                match this.refuse(p.file, element, text) {
                     BuildError::Refused(e) => e,
                     BuildError::Malformed(d) => DecodeError::invalid(d),
                 }
@@ -986,12 +1027,12 @@ impl<'a> Builder<'a> {
                     .enumerate()
                     .map(|(i, e)| (e.full_name, e.file, Symbol::Enum(i as u32))),
             );
-        for (name, file, symbol) in declared {
-            let name = model.str(name);
+        for (full_name, file, symbol) in declared {
+            let name = model.str(full_name);
             if symbols.insert(name, symbol).is_some() {
                 let error = self.refuse(
                     file,
-                    name,
+                    Element::named(full_name),
                     format!("'{}' is already defined", truncate(name, 200)),
                 );
                 return Err(match error {
@@ -1011,8 +1052,11 @@ impl<'a> Builder<'a> {
             let field = self.model.field(id as u32);
             if let Err(what) = defaults::parse(self.text(text), &field.kind()) {
                 let message = field.message();
-                let element = format!("{}.{}", message.full_name(), field.name());
-                return Err(match self.refuse(message.file_index(), &element, what) {
+                let element = Element {
+                    scope: self.model.messages[row.message as usize].full_name,
+                    name: field.name(),
+                };
+                return Err(match self.refuse(message.file_index(), element, what) {
                     BuildError::Refused(e) => e,
                     BuildError::Malformed(d) => DecodeError::invalid(d),
                 });

@@ -66,7 +66,14 @@ impl<'a> Fields<'a> {
         Fields { bytes, pos: 0 }
     }
 
+    #[inline]
     fn varint(&mut self) -> Result<u64, &'static str> {
+        if let Some(&byte) = self.bytes.get(self.pos) {
+            if byte < 0x80 {
+                self.pos += 1;
+                return Ok(u64::from(byte));
+            }
+        }
         let mut value = 0u64;
         for i in 0..10 {
             let Some(&byte) = self.bytes.get(self.pos + i) else {
@@ -124,6 +131,7 @@ impl<'a> Fields<'a> {
         Ok(())
     }
 
+    #[inline]
     fn field(&mut self) -> Result<(u32, Value<'a>), &'static str> {
         let (tag, wire_type) = self.key()?;
         let value = match wire_type {
@@ -153,6 +161,7 @@ impl<'a> Fields<'a> {
 impl<'a> Iterator for Fields<'a> {
     type Item = Result<(u32, Value<'a>), &'static str>;
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         if self.pos >= self.bytes.len() {
             return None;
