@@ -206,6 +206,16 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Room for what the prescan counted, so the tables grow without copying.
+    pub(crate) fn reserve(&mut self, counts: &super::Counts) {
+        let model = &mut self.model;
+        model.messages.reserve_exact(counts.messages);
+        model.fields.reserve_exact(counts.fields);
+        model.values.reserve_exact(counts.enum_values);
+        model.by_number.reserve_exact(counts.fields);
+        model.by_name.reserve_exact(counts.fields);
+    }
+
     fn intern(&mut self, text: &'a str) -> Str {
         if let Some(&s) = self.interned.get(text) {
             return s;

@@ -33,6 +33,11 @@ pub(crate) fn build_model(
     let files = index_by_name(&scan.files);
     let closure = import_closure(&files, root_file)?;
     let mut builder = Builder::new();
+    // When the closure is the whole set, as a client built from generated classes sends it,
+    // the counts say exactly how many rows the tables get.
+    if closure.len() == scan.counts.files {
+        builder.reserve(&scan.counts);
+    }
     for record in closure {
         builder.file(body(record)?).map_err(|e| match e {
             BuildError::Refused(error) => error,
