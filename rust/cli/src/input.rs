@@ -1,13 +1,20 @@
 //! Turns each file the user names into Pulsar PROTOBUF_NATIVE schema data, the bytes the
 //! broker would hold, so the engine sees exactly what a broker sees.
 
+use std::cell::{Cell, RefCell};
 use std::fs;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use prost::Message;
 use prost_types::{DescriptorProto, FileDescriptorProto, FileDescriptorSet};
 use protocompat::model::SchemaData;
+use protocompat::ErrorRule;
+use protox::file::{File, FileResolver, GoogleFileResolver, IncludeFileResolver};
 use serde_json::Value;
+
+use crate::editions;
 
 /// How a file's root message is chosen and where `.proto` imports are found.
 pub struct InputOptions {
@@ -89,17 +96,23 @@ fn compile_proto(path: &Path, options: &InputOptions) -> Result<Vec<u8>, String>
     // -I directories first, so a file under one of them gets the same name `protoc -I` would
     // give it (the name Pulsar stores as rootFileDescriptorName); the file's own directory
     // last, so a lone file compiles without any -I.
-    let includes: Vec<&Path> = options
-        .include
-        .iter()
-        .map(PathBuf::as_path)
-        .chain([parent])
-        .collect();
-    let mut compiler = protox::Compiler::new(includes).map_err(|e| format!("{e:?}"))?;
+    let mut includes: Vec<PathBuf> = options.include.clone();
+    if !includes.iter().any(|i| i == parent) {
+        includes.push(parent.to_owned());
+    }
+    let editions_file = Rc::new(RefCell::new(None));
+    let mut compiler = protox::Compiler::with_file_resolver(EditionsGuard {
+        includes: includes.clone(),
+        opened: Cell::new(0),
+        found: Rc::clone(&editions_file),
+    });
     compiler.include_imports(true);
-    compiler
-        .open_file(path)
-        .map_err(|e| format!("does not compile: {e:?}"))?;
+    if let Err(e) = compiler.open_file(path) {
+        if let Some(found) = editions_file.borrow_mut().take() {
+            return Err(editions_refused(path, &found, &includes, options));
+        }
+        return Err(format!("does not compile: {e:?}"));
+    }
     let set = compiler.file_descriptor_set();
     let root_file = compiler
         .files()
@@ -107,6 +120,137 @@ fn compile_proto(path: &Path, options: &InputOptions) -> Result<Vec<u8>, String>
         .map(|f| f.name().to_owned())
         .ok_or("does not compile: protox returned no file")?;
     from_descriptor_set(set.encode_to_vec(), Some(root_file), options)
+}
+
+/// An Editions file met while compiling: the named file itself, or one of its imports.
+struct EditionsFile {
+    name: String,
+    path: PathBuf,
+    edition: String,
+    imported: bool,
+}
+
+/// How much of a file is read to find its first statement: past any licence header.
+const EDITION_SCAN_BYTES: u64 = 1 << 20;
+
+/// protox's own file lookup (each include directory in order, then the files it bundles,
+/// `google/protobuf/descriptor.proto` and the well-known types), except that a file found in
+/// an include directory is first looked at for an `edition` statement. protox cannot parse
+/// Editions files (it stops at `edition` with a parse error), so such a file is refused before
+/// protox parses it, and `found` says which file it was.
+struct EditionsGuard {
+    includes: Vec<PathBuf>,
+    /// Files opened so far: the first is the file named on the command line.
+    opened: Cell<usize>,
+    found: Rc<RefCell<Option<EditionsFile>>>,
+}
+
+impl FileResolver for EditionsGuard {
+    fn resolve_path(&self, path: &Path) -> Option<String> {
+        self.includes
+            .iter()
+            .find_map(|include| IncludeFileResolver::new(include.clone()).resolve_path(path))
+    }
+
+    fn open_file(&self, name: &str) -> Result<File, protox::Error> {
+        let imported = self.opened.get() > 0;
+        self.opened.set(self.opened.get() + 1);
+        for include in &self.includes {
+            let path = include.join(name);
+            match read_head(&path) {
+                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                // protox reads it again and reports any other problem with the file its way.
+                Err(_) => {}
+                Ok(head) => {
+                    if let Some(edition) = editions::declared_edition(&head) {
+                        *self.found.borrow_mut() = Some(EditionsFile {
+                            name: name.to_owned(),
+                            path,
+                            edition,
+                            imported,
+                        });
+                        return Err(protox::Error::new(format!(
+                            "{name} is a Protobuf Editions file"
+                        )));
+                    }
+                }
+            }
+            return IncludeFileResolver::new(include.clone()).open_file(name);
+        }
+        GoogleFileResolver::new().open_file(name)
+    }
+}
+
+fn read_head(path: &Path) -> io::Result<Vec<u8>> {
+    let mut head = Vec::new();
+    fs::File::open(path)?
+        .take(EDITION_SCAN_BYTES)
+        .read_to_end(&mut head)?;
+    Ok(head)
+}
+
+/// UNSUPPORTED_FEATURE for an Editions file, with the protoc command that makes a descriptor
+/// set of the named file, which the CLI reads as it is.
+fn editions_refused(
+    path: &Path,
+    found: &EditionsFile,
+    includes: &[PathBuf],
+    options: &InputOptions,
+) -> String {
+    let what = if found.imported {
+        format!(
+            "the imported file `{}` ({}) uses Protobuf Editions (edition = \"{}\")",
+            found.name,
+            found.path.display(),
+            found.edition
+        )
+    } else {
+        format!(
+            "file `{}` uses Protobuf Editions (edition = \"{}\")",
+            found.name, found.edition
+        )
+    };
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "schema".to_owned());
+    let out = format!("{stem}.pb");
+    let mut protoc = vec![
+        "protoc".to_owned(),
+        "--include_imports".to_owned(),
+        format!("--descriptor_set_out={}", shell_word(&out)),
+    ];
+    for include in includes {
+        protoc.push("-I".to_owned());
+        protoc.push(shell_word(&include.display().to_string()));
+    }
+    protoc.push(shell_word(&path.display().to_string()));
+    let root = options
+        .root
+        .as_deref()
+        .map(shell_word)
+        .unwrap_or_else(|| "<Message>".to_owned());
+    format!(
+        "{}: {what}, which protocompat cannot compile from .proto source (protox reads syntax \
+         proto2 and proto3 only); make a descriptor set with protoc and pass that instead: {}, \
+         then protocompat check ... {} --root {root}",
+        ErrorRule::UnsupportedFeature.id(),
+        protoc.join(" "),
+        shell_word(&out)
+    )
+}
+
+/// `word` as one shell word: as it is when it is plain, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_-./=+:,@%".contains(&b));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 /// Wraps a descriptor set as schema data; the root file is the one declaring the root message.
@@ -200,4 +344,49 @@ fn declared_messages(file: &FileDescriptorProto) -> Vec<String> {
     }
     names.sort();
     names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use base64::Engine as _;
+
+    fn data(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/editions")
+            .join(name)
+    }
+
+    fn options(root: Option<&str>) -> InputOptions {
+        InputOptions {
+            root: root.map(str::to_owned),
+            include: Vec::new(),
+        }
+    }
+
+    /// A descriptor set protoc made of an Editions file reaches the schema data byte for byte:
+    /// the `edition` field and the feature options, which prost-types 0.14 has no fields for,
+    /// are not lost to a decode and re-encode. (Whether the engine accepts it is its business.)
+    #[test]
+    fn a_protoc_editions_descriptor_set_is_wrapped_unchanged() {
+        let pb = data("order.pb");
+        let bytes = fs::read(&pb).unwrap();
+        for root in [None, Some("shop.Order"), Some("Order")] {
+            let json: Value = serde_json::from_slice(&load(&pb, &options(root)).unwrap()).unwrap();
+            let set = base64::engine::general_purpose::STANDARD
+                .decode(json["fileDescriptorSet"].as_str().unwrap())
+                .unwrap();
+            assert_eq!(set, bytes, "--root {root:?}");
+            assert_eq!(json["rootMessageTypeName"], "shop.Order");
+            assert_eq!(json["rootFileDescriptorName"], "order.proto");
+        }
+    }
+
+    #[test]
+    fn the_protoc_hint_quotes_what_a_shell_would_split() {
+        assert_eq!(shell_word("dir/order.proto"), "dir/order.proto");
+        assert_eq!(shell_word("my dir/o.proto"), "'my dir/o.proto'");
+        assert_eq!(shell_word("it's"), "'it'\\''s'");
+        assert_eq!(shell_word(""), "''");
+    }
 }

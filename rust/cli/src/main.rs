@@ -1,5 +1,6 @@
 //! `protocompat`: the broker plugin's PIP-246 verdict, on the command line.
 
+mod editions;
 mod input;
 
 use std::io::Write;
