@@ -32,7 +32,7 @@ pub struct Counts {
     pub fields: usize,
     /// Enum values.
     pub enum_values: usize,
-    /// Every declaration the descriptor pool builds: messages, fields, oneofs, enums, enum
+    /// Every declaration the model builds a row or checks a name for: messages, fields, oneofs, enums, enum
     /// values, services and methods.
     pub declarations: usize,
     /// Every record decoding allocates for: each declaration, each string (names, type names,
@@ -44,7 +44,7 @@ pub struct Counts {
     /// few, and the pool spends hundreds of bytes on each.
     pub nested_records: usize,
     /// Bytes of the full names (`pkg.Outer.Inner.field`) of every declaration together: what
-    /// the descriptor pool stores, which nesting multiplies beyond the size of the set.
+    /// a descriptor model may store, which nesting multiplies beyond the size of the set.
     pub full_name_bytes: usize,
     /// Bytes of the longest name: file names, packages, imports, the names of messages,
     /// fields, oneofs, enums, enum values, services and methods, and the type names, extendees,
