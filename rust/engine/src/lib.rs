@@ -9,6 +9,7 @@
 //! - [`strategy`]: which pairs a strategy compares;
 //! - [`report`]: findings, bounded text and JSON renderings;
 //! - [`settings`]: every cache bound and resource limit, named and defaulted once;
+//! - [`text`]: the one way text from schemas or panics is bounded (by bytes);
 //! - [`budget`]: the memory one check holds, metered by [`budget::MeteredAllocator`];
 //! - [`checker`]: the check over a history, with bounded caches of remembered schemas, decoded
 //!   schemas and pairwise results (the broker plugin keeps one [`Checker`] for its lifetime);
@@ -27,6 +28,7 @@ pub mod rules;
 pub mod schema;
 pub mod settings;
 pub mod strategy;
+pub mod text;
 mod walk;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -70,14 +72,14 @@ pub fn contain_panics<T>(f: impl FnOnce() -> Result<T, CheckError>) -> Result<T,
 }
 
 /// The message a panic was raised with (`panic!("{}", ...)` included), cut to 300
-/// characters, for the error that reports it.
+/// bytes, for the error that reports it.
 pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     let message = payload
         .downcast_ref::<&str>()
         .map(|s| s.to_string())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "panic with no message".to_owned());
-    schema::truncate(&message, 300)
+    text::bound(&message, 300)
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use crate::rules::{RuleId, Severity};
 use crate::strategy::Direction;
+use crate::text;
 
 /// The broker shows our message in `pulsar-admin` output and client exceptions; past this
 /// size it stops being read and starts being a problem for logs.
@@ -177,13 +178,13 @@ pub fn bounded_lines(
     // Room kept for the "… N more" line.
     const TAIL: usize = 64;
     let budget = limit.saturating_sub(TAIL);
-    let mut text = cut(first, budget / 4);
+    let mut joined = text::bound(first, budget / 4);
     let mut omitted = 0usize;
     for line in lines {
-        let line = cut(&line, budget / 4);
-        if omitted == 0 && text.len() + 1 + line.len() <= budget {
-            text.push('\n');
-            text.push_str(&line);
+        let line = text::bound(&line, budget / 4);
+        if omitted == 0 && joined.len() + 1 + line.len() <= budget {
+            joined.push('\n');
+            joined.push_str(&line);
         } else {
             omitted += 1;
         }
@@ -191,19 +192,13 @@ pub fn bounded_lines(
     omitted += unlisted;
     if omitted > 0 {
         let plural = if omitted == 1 { "" } else { "s" };
-        text.push_str(&format!("\n… and {omitted} more finding{plural} not shown"));
+        joined.push_str(&format!("\n… and {omitted} more finding{plural} not shown"));
     }
-    text
+    joined
 }
 
-/// `text` cut to at most `max_bytes` bytes on a character boundary, marked with `…` if cut.
-pub fn cut(text: &str, max_bytes: usize) -> String {
-    if text.len() <= max_bytes {
-        return text.to_owned();
-    }
-    let mut end = max_bytes.saturating_sub('…'.len_utf8());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &text[..end])
+/// Old name of [`crate::text::bound`], kept while `walk` still calls it; new code calls
+/// `text::bound`.
+pub(crate) fn cut(text: &str, max_bytes: usize) -> String {
+    text::bound(text, max_bytes)
 }

@@ -14,7 +14,7 @@ use jni::objects::{JClass, JValue};
 use jni::refs::Global;
 use jni::{jni_sig, jni_str, Env, JavaVM};
 use log::{Level, LevelFilter, Log, Metadata, Record};
-use protocompat::report::cut;
+use protocompat::text;
 
 /// Log messages are bounded like everything else we hand to the broker.
 const MESSAGE_LIMIT: usize = 4096;
@@ -94,7 +94,7 @@ impl Log for JavaLogger {
         if !admitted {
             return;
         }
-        let mut message = cut(&record.args().to_string(), MESSAGE_LIMIT);
+        let mut message = text::bound(&record.args().to_string(), MESSAGE_LIMIT);
         if dropped > 0 {
             message = format!(
                 "({dropped} earlier PROTOBUF_NATIVE checker log records dropped: more than \

@@ -11,7 +11,8 @@ use std::fmt;
 use jni::errors::ErrorPolicy;
 use jni::strings::JNIString;
 use jni::{jni_str, Env};
-use protocompat::report::{cut, TEXT_LIMIT};
+use protocompat::report::TEXT_LIMIT;
+use protocompat::text;
 use protocompat::CheckError;
 
 pub(crate) enum BridgeError {
@@ -66,7 +67,7 @@ fn throw(env: &mut Env<'_>, message: String) {
     if env.exception_check() {
         return;
     }
-    let message = cut(&message, TEXT_LIMIT);
+    let message = text::bound(&message, TEXT_LIMIT);
     // throw_new reports the thrown exception as an Err; that is the point, not a failure.
     let _ = env.throw_new(EXCEPTION_CLASS, JNIString::from(message));
 }
