@@ -9,6 +9,7 @@
 //! - [`strategy`]: which pairs a strategy compares;
 //! - [`report`]: findings, bounded text and JSON renderings;
 //! - [`settings`]: every cache bound and resource limit, named and defaulted once;
+//! - [`contain`]: a panic turned into [`CheckError::Internal`], for the engine and the bridge;
 //! - [`text`]: the one way text from schemas or panics is bounded (by bytes);
 //! - [`budget`]: the memory one check holds, metered by [`budget::MeteredAllocator`];
 //! - [`checker`]: the check over a history, with bounded caches of remembered schemas, decoded
@@ -21,6 +22,7 @@
 pub mod budget;
 mod cache;
 pub mod checker;
+pub mod contain;
 pub mod error;
 pub mod limits;
 pub mod report;
@@ -31,9 +33,8 @@ pub mod strategy;
 pub mod text;
 mod walk;
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
 pub use checker::{Bounds, CacheStats, Checker, SchemaSource, Slices, Which, DECODED_SIZE_FACTOR};
+pub use contain::{contain_panics, panic_message};
 pub use error::{CheckError, DecodeError, ErrorRule, SchemaError, SchemaRole};
 pub use limits::Limits;
 pub use report::{ExistingRef, Finding, Report};
@@ -62,40 +63,4 @@ pub fn check(
 /// UNKNOWN_STRATEGY (after the proposed schema is validated).
 pub fn check_code(existing: &[&[u8]], proposed: &[u8], code: i32) -> Result<Report, CheckError> {
     contain_panics(|| Checker::new(Bounds::NONE).check(existing, proposed, code))
-}
-
-/// Runs `f`, turning a panic into [`CheckError::Internal`] with the panic's message. Every
-/// entry point of the engine goes through it.
-pub fn contain_panics<T>(f: impl FnOnce() -> Result<T, CheckError>) -> Result<T, CheckError> {
-    catch_unwind(AssertUnwindSafe(f))
-        .unwrap_or_else(|payload| Err(CheckError::Internal(panic_message(payload.as_ref()))))
-}
-
-/// The message a panic was raised with (`panic!("{}", ...)` included), cut to 300
-/// bytes, for the error that reports it.
-pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    let message = payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "panic with no message".to_owned());
-    text::bound(&message, 300)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_panic_becomes_an_internal_error_with_its_formatted_message() {
-        let result: Result<(), CheckError> = contain_panics(|| panic!("boom at depth {}", 7));
-        assert_eq!(
-            result,
-            Err(CheckError::Internal("boom at depth 7".to_owned()))
-        );
-        let text = result.unwrap_err().to_string();
-        assert!(text.starts_with(
-            "INTERNAL_ERROR: the PROTOBUF_NATIVE checker failed unexpectedly (boom at depth 7)"
-        ));
-    }
 }

@@ -6,7 +6,6 @@
 //! of its own: at most [`LINES_PER_SECOND`] records a second, the rest counted and reported in
 //! one line when records flow again.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Mutex, Once, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -103,9 +102,11 @@ impl Log for JavaLogger {
         }
         let level = record.level() as i32;
         let target = record.target();
-        let _ = catch_unwind(AssertUnwindSafe(|| {
+        // A log line is never worth a panic in the check that logs it: one caught here is
+        // dropped with the line.
+        let _ = protocompat::contain_panics(|| {
             let Ok(vm) = JavaVM::singleton() else {
-                return;
+                return Ok(());
             };
             // Already attached (we are inside a native call), so this is cheap; any Java
             // exception the call raises comes back as an Err and is dropped here.
@@ -124,7 +125,8 @@ impl Log for JavaLogger {
                 )?;
                 Ok(())
             });
-        }));
+            Ok(())
+        });
     }
 
     fn flush(&self) {}

@@ -89,10 +89,10 @@ impl<T: Default> ErrorPolicy<T, BridgeError> for ThrowCheckException {
         _cap: &mut Self::Captures<'unowned_env_local, 'native_method>,
         payload: Box<dyn Any + Send + 'static>,
     ) -> jni::errors::Result<T> {
-        let message = protocompat::panic_message(payload.as_ref());
-        // Dropping a payload can itself panic; leaking it is the safe choice.
-        std::mem::forget(payload);
-        throw(env, CheckError::Internal(message).to_string());
+        throw(
+            env,
+            protocompat::contain::internal_error(payload).to_string(),
+        );
         Ok(T::default())
     }
 }
