@@ -164,7 +164,7 @@ fn check(
     let (new_file, existing_files) = files.split_last().expect("one file at least");
 
     let checker = Checker::with_limits(Bounds::NONE, limits);
-    let report = match checker.check(&existing, proposed, strategy.code()) {
+    let report = match checker.check(&existing, proposed, strategy) {
         Ok(report) => report,
         Err(CheckError::Schema(e)) => {
             let file = match &e.schema {

@@ -21,7 +21,7 @@ use crate::limits::Limits;
 use crate::report::{ExistingRef, Finding, Report};
 use crate::rules::{RuleId, Severity};
 use crate::schema::{short_sha256, Schema};
-use crate::strategy::{Direction, Strategy};
+use crate::strategy::{Direction, Requested, Strategy};
 use crate::walk::{self, Verdict};
 
 /// Which schema of a check a source is asked for.
@@ -245,9 +245,9 @@ impl Checker {
         &self,
         existing: &[&[u8]],
         proposed: &[u8],
-        strategy_code: i32,
+        strategy: impl Into<Requested>,
     ) -> Result<Report, CheckError> {
-        self.check_source(&mut Slices { existing, proposed }, strategy_code)
+        self.check_source(&mut Slices { existing, proposed }, strategy)
     }
 
     /// Checks the schemas of `source`, reading each in place and copying it only to decode it.
@@ -256,18 +256,19 @@ impl Checker {
     pub fn check_source(
         &self,
         source: &mut impl SchemaSource,
-        strategy_code: i32,
+        strategy: impl Into<Requested>,
     ) -> Result<Report, CheckError> {
-        crate::contain_panics(|| self.check_contained(source, strategy_code))
+        let strategy = strategy.into();
+        crate::contain_panics(|| self.check_contained(source, strategy))
     }
 
     fn check_contained(
         &self,
         source: &mut impl SchemaSource,
-        strategy_code: i32,
+        strategy: Requested,
     ) -> Result<Report, CheckError> {
         let memory = Budget::start(self.limits.max_check_memory_bytes);
-        let result = self.check_within(source, strategy_code, &memory);
+        let result = self.check_within(source, strategy, &memory);
         self.last_peak.store(memory.peak(), Ordering::Relaxed);
         result
     }
@@ -275,14 +276,10 @@ impl Checker {
     fn check_within(
         &self,
         source: &mut impl SchemaSource,
-        strategy_code: i32,
+        requested: Requested,
         memory: &Budget,
     ) -> Result<Report, CheckError> {
-        let strategy = Strategy::from_code(strategy_code);
-        let strategy_name = strategy.map_or_else(
-            || format!("strategy code {strategy_code}"),
-            |s| s.name().to_owned(),
-        );
+        let strategy_name = requested.name();
         let history = source.existing();
         let mut new = self.fetch(source, Which::New)?;
         memory.check("after decoding the new schema")?;
@@ -299,8 +296,8 @@ impl Checker {
             writer: String::new(),
             reader: detail.to_owned(),
         };
-        let strategy = match strategy {
-            None | Some(Strategy::Undefined) => {
+        let strategy = match requested {
+            Requested::UnknownCode(_) | Requested::Known(Strategy::Undefined) => {
                 let finding = rejected(
                     RuleId::UnknownStrategy,
                     "no compatibility strategy is defined for this check",
@@ -308,7 +305,7 @@ impl Checker {
                 report.add(1, 0, std::iter::once(finding));
                 return Ok(report);
             }
-            Some(Strategy::AlwaysIncompatible) => {
+            Requested::Known(Strategy::AlwaysIncompatible) => {
                 let finding = rejected(
                     RuleId::AlwaysIncompatible,
                     "the strategy ALWAYS_INCOMPATIBLE rejects every change",
@@ -316,7 +313,7 @@ impl Checker {
                 report.add(1, 0, std::iter::once(finding));
                 return Ok(report);
             }
-            Some(strategy) => strategy,
+            Requested::Known(strategy) => strategy,
         };
 
         let mut budget = self.limits.max_field_comparisons;

@@ -1,7 +1,7 @@
 //! PIP-246 compatibility checks for Apache Pulsar PROTOBUF_NATIVE schemas.
 //!
 //! [`check`] takes the schema data the broker stores (existing history and the proposed
-//! schema) and a [`Strategy`], and returns a [`Report`] of every finding, or a [`CheckError`]
+//! schema) and a [`Strategy`] (or a [`Requested`] one, which may be a code we do not know), and returns a [`Report`] of every finding, or a [`CheckError`]
 //! naming the bad schema. Layout:
 //! - [`schema`]: Pulsar schema JSON -> descriptor pool -> root message;
 //! - [`rules`]: one module per rule ID, registered in [`rules::RULES`];
@@ -41,7 +41,7 @@ pub use report::{ExistingRef, Finding, Report};
 pub use rules::{RuleId, Severity};
 pub use schema::Schema;
 pub use settings::{Setting, Settings, SETTINGS};
-pub use strategy::{Direction, Strategy};
+pub use strategy::{Direction, Requested, Strategy};
 
 /// Checks `proposed` against every schema of `existing` (oldest first, as the broker passes
 /// them; the order only numbers the findings) under `strategy`.
@@ -54,13 +54,14 @@ pub use strategy::{Direction, Strategy};
 pub fn check(
     existing: &[&[u8]],
     proposed: &[u8],
-    strategy: Strategy,
+    strategy: impl Into<Requested>,
 ) -> Result<Report, CheckError> {
-    check_code(existing, proposed, strategy.code())
+    let strategy = strategy.into();
+    contain_panics(|| Checker::new(Bounds::NONE).check(existing, proposed, strategy))
 }
 
 /// [`check`] for a strategy given by its native code; an unknown code is rejected with
 /// UNKNOWN_STRATEGY (after the proposed schema is validated).
 pub fn check_code(existing: &[&[u8]], proposed: &[u8], code: i32) -> Result<Report, CheckError> {
-    contain_panics(|| Checker::new(Bounds::NONE).check(existing, proposed, code))
+    check(existing, proposed, Requested::from_code(code))
 }

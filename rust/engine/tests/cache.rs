@@ -49,7 +49,7 @@ fn counted(
         proposed,
         copies: 0,
     };
-    let text = match checker.check_source(&mut source, strategy.code()) {
+    let text = match checker.check_source(&mut source, strategy) {
         Ok(report) => report.render_text(),
         Err(e) => e.to_string(),
     };
@@ -122,7 +122,7 @@ fn bounds_are_held_whatever_the_traffic() {
     let checker = Checker::new(bounds);
     for pair in schemas.windows(2) {
         checker
-            .check(&[pair[0].as_slice()], &pair[1], Strategy::Full.code())
+            .check(&[pair[0].as_slice()], &pair[1], Strategy::Full)
             .unwrap();
         let stats = checker.stats();
         assert!(stats.schemas <= 8 && stats.decoded <= 5, "{stats:?}");
@@ -173,7 +173,7 @@ fn a_failing_source_is_an_internal_error() {
         }
     }
     let checker = Checker::new(Bounds::DEFAULT);
-    let result = checker.check_source(&mut Gone, Strategy::Full.code());
+    let result = checker.check_source(&mut Gone, Strategy::Full);
     assert_eq!(
         result.unwrap_err(),
         CheckError::Internal("the array went away".into())
