@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use protocompat::{Bounds, CheckError, Checker, Limits, SchemaRole, Settings, Strategy};
+use protocompat::{Bounds, CheckError, Checker, Limits, SchemaRef, Settings, Strategy};
 
 use input::InputOptions;
 
@@ -167,9 +167,9 @@ fn check(
     let report = match checker.check(&existing, proposed, strategy) {
         Ok(report) => report,
         Err(CheckError::Schema(e)) => {
-            let file = match &e.schema {
-                SchemaRole::New { .. } => new_file,
-                SchemaRole::Existing { index, .. } => &existing_files[*index],
+            let file = match e.schema.which {
+                SchemaRef::New => new_file,
+                SchemaRef::Existing(index) => &existing_files[index],
             };
             let hint = e
                 .setting

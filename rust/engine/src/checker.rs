@@ -16,20 +16,14 @@ use std::sync::{Arc, Mutex};
 
 use crate::budget::Budget;
 use crate::cache::{BoundedLru, IndexDigest};
-use crate::error::{CheckError, DecodeError, SchemaError, SchemaRole};
+use crate::error::{CheckError, DecodeError, SchemaError};
 use crate::limits::Limits;
-use crate::report::{ExistingRef, Finding, Report};
+use crate::report::{Finding, Report};
 use crate::rules::{RuleId, Severity};
 use crate::schema::{short_sha256, Schema};
+use crate::schema_ref::{NamedSchema, SchemaRef};
 use crate::strategy::{Direction, Requested, Strategy};
 use crate::walk::{self, Verdict};
-
-/// Which schema of a check a source is asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Which {
-    New,
-    Existing(usize),
-}
 
 /// The schema data of one check, read where it lies.
 pub trait SchemaSource {
@@ -38,10 +32,10 @@ pub trait SchemaSource {
 
     /// Runs `f` on the bytes of one schema, in place where the source can. `f` only reads
     /// memory (hashing, comparing), so a JNI source may hold the array pinned meanwhile.
-    fn inspect<R>(&mut self, which: Which, f: impl FnOnce(&[u8]) -> R) -> Result<R, String>;
+    fn inspect<R>(&mut self, which: SchemaRef, f: impl FnOnce(&[u8]) -> R) -> Result<R, String>;
 
     /// A copy of one schema's bytes, for decoding (cache misses only).
-    fn copy(&mut self, which: Which) -> Result<Vec<u8>, String> {
+    fn copy(&mut self, which: SchemaRef) -> Result<Vec<u8>, String> {
         self.inspect(which, <[u8]>::to_vec)
     }
 }
@@ -57,10 +51,10 @@ impl SchemaSource for Slices<'_> {
         self.existing.len()
     }
 
-    fn inspect<R>(&mut self, which: Which, f: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
+    fn inspect<R>(&mut self, which: SchemaRef, f: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
         match which {
-            Which::New => Ok(f(self.proposed)),
-            Which::Existing(i) => Ok(f(self.existing[i])),
+            SchemaRef::New => Ok(f(self.proposed)),
+            SchemaRef::Existing(i) => Ok(f(self.existing[i])),
         }
     }
 }
@@ -281,9 +275,9 @@ impl Checker {
     ) -> Result<Report, CheckError> {
         let strategy_name = requested.name();
         let history = source.existing();
-        let mut new = self.fetch(source, Which::New)?;
+        let mut new = self.fetch(source, SchemaRef::New)?;
         memory.check("after decoding the new schema")?;
-        let new_root = usable(&new.entry, Which::New)?.to_owned();
+        let new_root = usable(&new.entry, SchemaRef::New)?.to_owned();
         let mut report = Report::new(strategy_name.clone(), history, new.entry.sha256.clone());
         let rejected = |rule, detail: &str| Finding {
             rule,
@@ -320,15 +314,15 @@ impl Checker {
         let mut computed = false;
         if !strategy.directions().is_empty() {
             for index in 0..history {
-                let mut old = self.fetch(source, Which::Existing(index))?;
+                let mut old = self.fetch(source, SchemaRef::Existing(index))?;
                 memory.check("after decoding an existing schema")?;
                 for &direction in strategy.directions() {
                     let verdict = match self.cached_verdict(&old.entry, &new.entry, direction) {
                         Some(verdict) => verdict,
                         None => {
                             computed = true;
-                            let new_schema = self.schema(&mut new, Which::New)?;
-                            let old_schema = self.schema(&mut old, Which::Existing(index))?;
+                            let new_schema = self.schema(&mut new, SchemaRef::New)?;
+                            let old_schema = self.schema(&mut old, SchemaRef::Existing(index))?;
                             let (w, r) = match direction {
                                 Direction::ExistingWritesNewReads => (old_schema, new_schema),
                                 Direction::NewWritesExistingReads => (new_schema, old_schema),
@@ -343,10 +337,8 @@ impl Checker {
                     if verdict.is_empty() {
                         continue;
                     }
-                    let existing = ExistingRef {
-                        index,
-                        sha256: old.entry.sha256.clone(),
-                    };
+                    let existing =
+                        NamedSchema::new(SchemaRef::Existing(index), old.entry.sha256.clone());
                     report.add(
                         verdict.failures,
                         verdict.warnings,
@@ -373,7 +365,11 @@ impl Checker {
 
     /// The remembered entry for one schema of the source, confirmed byte for byte, or a new
     /// one decoded from a copy of its bytes.
-    fn fetch(&self, source: &mut impl SchemaSource, which: Which) -> Result<Fetched, CheckError> {
+    fn fetch(
+        &self,
+        source: &mut impl SchemaSource,
+        which: SchemaRef,
+    ) -> Result<Fetched, CheckError> {
         let (key, size, hit) = source
             .inspect(which, |bytes| {
                 let key = self.digest.of(bytes);
@@ -423,7 +419,7 @@ impl Checker {
 
     /// The decoded schema of a fetched entry: kept, cached, or decoded again from the entry's
     /// own bytes (never read from the source again).
-    fn schema(&self, fetched: &mut Fetched, which: Which) -> Result<Arc<Schema>, CheckError> {
+    fn schema(&self, fetched: &mut Fetched, which: SchemaRef) -> Result<Arc<Schema>, CheckError> {
         if let Some(schema) = &fetched.schema {
             return Ok(schema.clone());
         }
@@ -513,19 +509,10 @@ fn too_much_work(limits: &Limits, history: usize) -> CheckError {
     )
 }
 
-fn usable(entry: &Remembered, which: Which) -> Result<&str, CheckError> {
+fn usable(entry: &Remembered, which: SchemaRef) -> Result<&str, CheckError> {
     entry.root.as_deref().map_err(|e| {
-        let schema = match which {
-            Which::New => SchemaRole::New {
-                sha256: entry.sha256.clone(),
-            },
-            Which::Existing(index) => SchemaRole::Existing {
-                index,
-                sha256: entry.sha256.clone(),
-            },
-        };
         CheckError::Schema(SchemaError {
-            schema,
+            schema: NamedSchema::new(which, entry.sha256.clone()),
             rule: e.rule,
             message: e.message.clone(),
             setting: e.setting,

@@ -28,18 +28,20 @@ pub mod limits;
 pub mod report;
 pub mod rules;
 pub mod schema;
+pub mod schema_ref;
 pub mod settings;
 pub mod strategy;
 pub mod text;
 mod walk;
 
-pub use checker::{Bounds, CacheStats, Checker, SchemaSource, Slices, Which, DECODED_SIZE_FACTOR};
+pub use checker::{Bounds, CacheStats, Checker, SchemaSource, Slices, DECODED_SIZE_FACTOR};
 pub use contain::{contain_panics, panic_message};
-pub use error::{CheckError, DecodeError, ErrorRule, SchemaError, SchemaRole};
+pub use error::{CheckError, DecodeError, ErrorRule, SchemaError};
 pub use limits::Limits;
-pub use report::{ExistingRef, Finding, Report};
+pub use report::{Finding, Report};
 pub use rules::{RuleId, Severity};
 pub use schema::Schema;
+pub use schema_ref::{NamedSchema, SchemaRef};
 pub use settings::{Setting, Settings, SETTINGS};
 pub use strategy::{Direction, Requested, Strategy};
 

@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use crate::rules::{RuleId, Severity};
+use crate::schema_ref::{NamedSchema, SchemaRef};
 use crate::strategy::Direction;
 use crate::text;
 
@@ -14,15 +15,6 @@ pub const TEXT_LIMIT: usize = 4096;
 /// can show. The rest are counted, never held (RULES.md section 4).
 pub const KEPT_FINDINGS: usize = 64;
 
-/// An existing schema, as findings name it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ExistingRef {
-    /// Its index in the history the caller passed.
-    pub index: usize,
-    /// The first 12 hex digits of the SHA-256 of its schema data.
-    pub sha256: String,
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
     pub rule: RuleId,
@@ -30,7 +22,8 @@ pub struct Finding {
     pub strategy: String,
     /// `None` for findings of the strategy itself (ALWAYS_INCOMPATIBLE, UNKNOWN_STRATEGY).
     pub direction: Option<Direction>,
-    pub existing: Option<ExistingRef>,
+    /// The existing schema of the compared pair; `None` for findings of the strategy.
+    pub existing: Option<NamedSchema>,
     /// `pkg.Order.items.price`: the root message, then field names along the walk.
     pub path: String,
     pub field_number: Option<u32>,
@@ -49,11 +42,12 @@ impl Finding {
             line.push_str(&format!(": writer={} reader={}", self.writer, self.reader));
         }
         line.push_str(&format!(" [{}", self.strategy));
-        if let Some(existing) = &self.existing {
-            line.push_str(&format!(
-                ", existing #{} {}",
-                existing.index, existing.sha256
-            ));
+        if let Some(NamedSchema {
+            which: SchemaRef::Existing(index),
+            sha256,
+        }) = &self.existing
+        {
+            line.push_str(&format!(", existing #{index} {sha256}"));
         }
         if let Some(direction) = self.direction {
             line.push_str(&format!(": {direction}"));

@@ -2,7 +2,7 @@
 
 mod support;
 
-use protocompat::{check, Bounds, CheckError, Checker, SchemaSource, Strategy, Which};
+use protocompat::{check, Bounds, CheckError, Checker, SchemaRef, SchemaSource, Strategy};
 use support::schema_from_text;
 
 fn version(field: &str) -> Vec<u8> {
@@ -24,14 +24,14 @@ impl SchemaSource for Counting<'_> {
         self.existing.len()
     }
 
-    fn inspect<R>(&mut self, which: Which, f: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
+    fn inspect<R>(&mut self, which: SchemaRef, f: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
         Ok(f(match which {
-            Which::New => self.proposed,
-            Which::Existing(i) => self.existing[i],
+            SchemaRef::New => self.proposed,
+            SchemaRef::Existing(i) => self.existing[i],
         }))
     }
 
-    fn copy(&mut self, which: Which) -> Result<Vec<u8>, String> {
+    fn copy(&mut self, which: SchemaRef) -> Result<Vec<u8>, String> {
         self.copies += 1;
         self.inspect(which, <[u8]>::to_vec)
     }
@@ -168,7 +168,7 @@ fn a_failing_source_is_an_internal_error() {
         fn existing(&self) -> usize {
             1
         }
-        fn inspect<R>(&mut self, _: Which, _: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
+        fn inspect<R>(&mut self, _: SchemaRef, _: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
             Err("the array went away".into())
         }
     }

@@ -6,7 +6,7 @@ use std::sync::{Mutex, OnceLock};
 
 use protocompat::report::TEXT_LIMIT;
 use protocompat::schema::short_sha256;
-use protocompat::{check, check_code, Direction, Requested, RuleId, Strategy};
+use protocompat::{check, check_code, Direction, Requested, RuleId, SchemaRef, Strategy};
 use support::schema_from_text;
 
 const MONEY_AND_PRICE: &str =
@@ -43,7 +43,7 @@ fn transitive_strategies_find_the_conflict_with_an_old_version_only() {
             .iter()
             .all(|f| f.rule == RuleId::FieldKindChanged
                 && f.path == "shop.Order.total"
-                && f.existing.as_ref().unwrap().index == 0
+                && f.existing.as_ref().unwrap().which == SchemaRef::Existing(0)
                 && f.existing.as_ref().unwrap().sha256 == short_sha256(&v1)));
         // The latest version alone, as the broker passes it for the non-transitive strategy.
         assert!(
@@ -72,7 +72,7 @@ fn every_schema_passed_is_compared_and_order_only_renumbers() {
         assert!(newest_first
             .failures
             .iter()
-            .all(|f| f.existing.as_ref().unwrap().index == 1));
+            .all(|f| f.existing.as_ref().unwrap().which == SchemaRef::Existing(1)));
     }
 }
 
