@@ -18,8 +18,8 @@ use crate::budget::Budget;
 use crate::cache::{BoundedLru, IndexDigest};
 use crate::error::{CheckError, DecodeError, SchemaError};
 use crate::limits::Limits;
-use crate::report::{Finding, Report};
-use crate::rules::{RuleId, Severity};
+use crate::report::Report;
+use crate::rules::RuleId;
 use crate::schema::{short_sha256, Schema};
 use crate::schema_ref::{NamedSchema, SchemaRef};
 use crate::strategy::{Direction, Requested, Strategy};
@@ -279,32 +279,21 @@ impl Checker {
         memory.check("after decoding the new schema")?;
         let new_root = usable(&new.entry, SchemaRef::New)?.to_owned();
         let mut report = Report::new(strategy_name.clone(), history, new.entry.sha256.clone());
-        let rejected = |rule, detail: &str| Finding {
-            rule,
-            severity: Severity::Failure,
-            strategy: strategy_name.clone(),
-            direction: None,
-            existing: None,
-            path: new_root.clone(),
-            field_number: None,
-            writer: String::new(),
-            reader: detail.to_owned(),
-        };
         let strategy = match requested {
             Requested::UnknownCode(_) | Requested::Known(Strategy::Undefined) => {
-                let finding = rejected(
+                report.reject(
                     RuleId::UnknownStrategy,
+                    &new_root,
                     "no compatibility strategy is defined for this check",
                 );
-                report.add(1, 0, std::iter::once(finding));
                 return Ok(report);
             }
             Requested::Known(Strategy::AlwaysIncompatible) => {
-                let finding = rejected(
+                report.reject(
                     RuleId::AlwaysIncompatible,
+                    &new_root,
                     "the strategy ALWAYS_INCOMPATIBLE rejects every change",
                 );
-                report.add(1, 0, std::iter::once(finding));
                 return Ok(report);
             }
             Requested::Known(strategy) => strategy,
@@ -334,26 +323,7 @@ impl Checker {
                             verdict
                         }
                     };
-                    if verdict.is_empty() {
-                        continue;
-                    }
-                    let existing =
-                        NamedSchema::new(SchemaRef::Existing(index), old.entry.sha256.clone());
-                    report.add(
-                        verdict.failures,
-                        verdict.warnings,
-                        verdict.found.iter().map(|found| Finding {
-                            rule: found.rule.id,
-                            severity: found.rule.severity,
-                            strategy: strategy_name.clone(),
-                            direction: Some(direction),
-                            existing: Some(existing.clone()),
-                            path: found.path.clone(),
-                            field_number: found.number,
-                            writer: found.writer.clone(),
-                            reader: found.reader.clone(),
-                        }),
-                    );
+                    report.add_verdict(index, &old.entry.sha256, direction, &verdict);
                 }
             }
         }

@@ -6,6 +6,7 @@ use crate::rules::{RuleId, Severity};
 use crate::schema_ref::{NamedSchema, SchemaRef};
 use crate::strategy::Direction;
 use crate::text;
+use crate::walk::Verdict;
 
 /// The broker shows our message in `pulsar-admin` output and client exceptions; past this
 /// size it stops being read and starts being a problem for logs.
@@ -91,24 +92,68 @@ impl Report {
         }
     }
 
-    /// Counts `failures` and `warnings` more findings, of which `kept` are the first ones.
-    pub(crate) fn add(
+    /// Rejects the check for its strategy alone (ALWAYS_INCOMPATIBLE, UNKNOWN_STRATEGY): one
+    /// failure on the proposed schema's root message, `why` as the reader's side.
+    pub(crate) fn reject(&mut self, rule: RuleId, root: &str, why: &str) {
+        self.count(1, 0);
+        self.keep(Finding {
+            rule,
+            severity: Severity::Failure,
+            strategy: self.strategy.clone(),
+            direction: None,
+            existing: None,
+            path: root.to_owned(),
+            field_number: None,
+            writer: String::new(),
+            reader: why.to_owned(),
+        });
+    }
+
+    /// Adds what `canRead` found for one compared pair: the new schema and existing schema
+    /// #`existing` (whose digest is `sha256`), in `direction`.
+    pub(crate) fn add_verdict(
         &mut self,
-        failures: usize,
-        warnings: usize,
-        kept: impl Iterator<Item = Finding>,
+        existing: usize,
+        sha256: &str,
+        direction: Direction,
+        verdict: &Verdict,
     ) {
+        if verdict.is_empty() {
+            // Most pairs find nothing: nothing is copied for them.
+            return;
+        }
+        self.count(verdict.failures, verdict.warnings);
+        let schema = NamedSchema::new(SchemaRef::Existing(existing), sha256);
+        for found in &verdict.found {
+            self.keep(Finding {
+                rule: found.rule.id,
+                severity: found.rule.severity,
+                strategy: self.strategy.clone(),
+                direction: Some(direction),
+                existing: Some(schema.clone()),
+                path: found.path.clone(),
+                field_number: found.number,
+                writer: found.writer.clone(),
+                reader: found.reader.clone(),
+            });
+        }
+    }
+
+    /// Counts more findings, kept or not: the verdict follows the count, not the lists.
+    fn count(&mut self, failures: usize, warnings: usize) {
         self.total_failures += failures;
         self.total_warnings += warnings;
         self.compatible = self.total_failures == 0;
-        for finding in kept {
-            let list = match finding.severity {
-                Severity::Failure => &mut self.failures,
-                Severity::Warning => &mut self.warnings,
-            };
-            if list.len() < KEPT_FINDINGS {
-                list.push(finding);
-            }
+    }
+
+    /// Keeps a counted finding if its list has room ([`KEPT_FINDINGS`]).
+    fn keep(&mut self, finding: Finding) {
+        let list = match finding.severity {
+            Severity::Failure => &mut self.failures,
+            Severity::Warning => &mut self.warnings,
+        };
+        if list.len() < KEPT_FINDINGS {
+            list.push(finding);
         }
     }
 
@@ -195,4 +240,73 @@ pub fn bounded_lines(
 /// `text::bound`.
 pub(crate) fn cut(text: &str, max_bytes: usize) -> String {
     text::bound(text, max_bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RULES;
+    use crate::walk::Found;
+
+    fn found(rule: RuleId, path: &str) -> Found {
+        Found {
+            rule: RULES.iter().find(|r| r.id == rule).unwrap(),
+            path: path.to_owned(),
+            number: Some(2),
+            writer: "int64".to_owned(),
+            reader: "string".to_owned(),
+        }
+    }
+
+    #[test]
+    fn a_verdict_becomes_findings_named_after_its_pair() {
+        let mut report = Report::new("FULL".to_owned(), 3, "d5675e93d237".to_owned());
+        report.add_verdict(
+            1,
+            "b2bd95d49882",
+            Direction::NewWritesExistingReads,
+            &Verdict::default(),
+        );
+        assert_eq!((report.total_failures, report.total_warnings), (0, 0));
+
+        let verdict = Verdict {
+            found: vec![
+                found(RuleId::FieldKindChanged, "shop.Order.total"),
+                found(RuleId::ScalarTypeChanged, "shop.Order.id"),
+            ],
+            // More than were kept: the report counts them all.
+            failures: 5,
+            warnings: 1,
+        };
+        report.add_verdict(
+            1,
+            "b2bd95d49882",
+            Direction::NewWritesExistingReads,
+            &verdict,
+        );
+        assert!(!report.compatible);
+        assert_eq!((report.total_failures, report.total_warnings), (5, 1));
+        assert_eq!(
+            report.failures[0].render(),
+            "FIELD_KIND_CHANGED shop.Order.total (field 2): writer=int64 reader=string \
+             [FULL, existing #1 b2bd95d49882: new writes, existing reads]"
+        );
+        assert_eq!(report.warnings[0].rule, RuleId::ScalarTypeChanged);
+        assert_eq!(report.warnings[0].severity, Severity::Warning);
+    }
+
+    #[test]
+    fn a_rejection_names_the_root_and_the_strategy() {
+        let mut report = Report::new(
+            "ALWAYS_INCOMPATIBLE".to_owned(),
+            1,
+            "d5675e93d237".to_owned(),
+        );
+        report.reject(RuleId::AlwaysIncompatible, "shop.Order", "no");
+        assert!(!report.compatible);
+        assert_eq!(
+            report.failures[0].render(),
+            "ALWAYS_INCOMPATIBLE shop.Order: writer= reader=no [ALWAYS_INCOMPATIBLE]"
+        );
+    }
 }
