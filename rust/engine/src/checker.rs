@@ -253,84 +253,122 @@ impl Checker {
         strategy: impl Into<Requested>,
     ) -> Result<Report, CheckError> {
         let strategy = strategy.into();
-        crate::contain_panics(|| self.check_contained(source, strategy))
+        crate::contain_panics(|| self.check_metered(source, strategy))
     }
 
-    fn check_contained(
+    /// One check with a memory budget of its own. The peak it reached is kept for
+    /// [`Checker::stats`] whatever the outcome: a check refused for its memory is the one an
+    /// operator wants the figure of.
+    fn check_metered(
         &self,
         source: &mut impl SchemaSource,
-        strategy: Requested,
+        requested: Requested,
     ) -> Result<Report, CheckError> {
         let memory = Budget::start(self.limits.max_check_memory_bytes);
-        let result = self.check_within(source, strategy, &memory);
+        let result = self.check_within(source, requested, &memory);
         self.last_peak.store(memory.peak(), Ordering::Relaxed);
         result
     }
 
+    /// The check itself: the new schema, then the strategy, then the history.
     fn check_within(
         &self,
         source: &mut impl SchemaSource,
         requested: Requested,
         memory: &Budget,
     ) -> Result<Report, CheckError> {
-        let strategy_name = requested.name();
-        let history = source.existing();
+        // The new schema first, under every strategy: a schema this checker cannot read is
+        // never accepted, not even by a strategy that rejects or accepts without comparing.
         let mut new = self.fetch(source, SchemaRef::New)?;
         memory.check("after decoding the new schema")?;
-        let new_root = usable(&new.entry, SchemaRef::New)?.to_owned();
-        let mut report = Report::new(strategy_name.clone(), history, new.entry.sha256.clone());
-        let strategy = match requested {
-            Requested::UnknownCode(_) | Requested::Known(Strategy::Undefined) => {
-                report.reject(
-                    RuleId::UnknownStrategy,
-                    &new_root,
-                    "no compatibility strategy is defined for this check",
-                );
+        let new_root = usable(&new.entry, SchemaRef::New)?;
+        let mut report = Report::new(
+            requested.name(),
+            source.existing(),
+            new.entry.sha256.clone(),
+        );
+        let strategy = match comparing_strategy(requested) {
+            Ok(strategy) => strategy,
+            Err((rule, why)) => {
+                report.reject(rule, new_root, why);
                 return Ok(report);
             }
-            Requested::Known(Strategy::AlwaysIncompatible) => {
-                report.reject(
-                    RuleId::AlwaysIncompatible,
-                    &new_root,
-                    "the strategy ALWAYS_INCOMPATIBLE rejects every change",
-                );
-                return Ok(report);
-            }
-            Requested::Known(strategy) => strategy,
         };
-
-        let mut budget = self.limits.max_field_comparisons;
-        let mut computed = false;
-        if !strategy.directions().is_empty() {
-            for index in 0..history {
-                let mut old = self.fetch(source, SchemaRef::Existing(index))?;
-                memory.check("after decoding an existing schema")?;
-                for &direction in strategy.directions() {
-                    let verdict = match self.cached_verdict(&old.entry, &new.entry, direction) {
-                        Some(verdict) => verdict,
-                        None => {
-                            computed = true;
-                            let new_schema = self.schema(&mut new, SchemaRef::New)?;
-                            let old_schema = self.schema(&mut old, SchemaRef::Existing(index))?;
-                            let (w, r) = match direction {
-                                Direction::ExistingWritesNewReads => (old_schema, new_schema),
-                                Direction::NewWritesExistingReads => (new_schema, old_schema),
-                            };
-                            let verdict = walk::can_read(w.root(), r.root(), &mut budget, memory)?
-                                .ok_or_else(|| too_much_work(&self.limits, history))?;
-                            let verdict = Arc::new(verdict);
-                            self.store_verdict(&old.entry, &new.entry, direction, &verdict);
-                            verdict
-                        }
-                    };
-                    report.add_verdict(index, &old.entry.sha256, direction, &verdict);
-                }
-            }
-        }
-        if computed {
+        let walked = self.compare_history(source, &mut new, strategy, &mut report, memory)?;
+        // A check answered from the caches logs nothing, so that clients reconnecting with the
+        // same schema cannot fill the broker's log.
+        if walked {
             log_warnings(&report);
         }
         Ok(report)
+    }
+
+    /// Compares the new schema with each existing one, oldest first, in every direction the
+    /// strategy requires, into `report`. True if some pair had to be walked, false if every
+    /// verdict was remembered.
+    fn compare_history(
+        &self,
+        source: &mut impl SchemaSource,
+        new: &mut Fetched,
+        strategy: Strategy,
+        report: &mut Report,
+        memory: &Budget,
+    ) -> Result<bool, CheckError> {
+        let directions = strategy.directions();
+        if directions.is_empty() {
+            // ALWAYS_COMPATIBLE does not even fetch the history, so it stays an escape hatch
+            // for a history holding a schema this checker refuses.
+            return Ok(false);
+        }
+        let history = source.existing();
+        let mut work = Work {
+            comparisons_left: self.limits.max_field_comparisons,
+            history,
+            walked: false,
+        };
+        for index in 0..history {
+            let mut old = self.fetch(source, SchemaRef::Existing(index))?;
+            memory.check("after decoding an existing schema")?;
+            for &direction in directions {
+                let verdict = self.verdict(new, &mut old, index, direction, &mut work, memory)?;
+                report.add_verdict(index, &old.entry.sha256, direction, &verdict);
+            }
+        }
+        Ok(work.walked)
+    }
+
+    /// `canRead` in one direction between the new schema and existing schema #`index`:
+    /// remembered, or walked and then remembered. The schemas are decoded only here, so a warm
+    /// check decodes nothing.
+    fn verdict(
+        &self,
+        new: &mut Fetched,
+        old: &mut Fetched,
+        index: usize,
+        direction: Direction,
+        work: &mut Work,
+        memory: &Budget,
+    ) -> Result<Arc<Verdict>, CheckError> {
+        if let Some(verdict) = self.cached_verdict(&old.entry, &new.entry, direction) {
+            return Ok(verdict);
+        }
+        work.walked = true;
+        let new_schema = self.schema(new, SchemaRef::New)?;
+        let old_schema = self.schema(old, SchemaRef::Existing(index))?;
+        let (writer, reader) = match direction {
+            Direction::ExistingWritesNewReads => (old_schema, new_schema),
+            Direction::NewWritesExistingReads => (new_schema, old_schema),
+        };
+        let verdict = walk::can_read(
+            writer.root(),
+            reader.root(),
+            &mut work.comparisons_left,
+            memory,
+        )?
+        .ok_or_else(|| too_much_work(&self.limits, work.history))?;
+        let verdict = Arc::new(verdict);
+        self.store_verdict(&old.entry, &new.entry, direction, &verdict);
+        Ok(verdict)
     }
 
     /// The remembered entry for one schema of the source, confirmed byte for byte, or a new
@@ -440,6 +478,32 @@ impl Checker {
             verdict.weight(),
         );
     }
+}
+
+/// The strategy a check compares under, or the rule that rejects it whatever the schemas,
+/// with the reason the finding gives.
+fn comparing_strategy(requested: Requested) -> Result<Strategy, (RuleId, &'static str)> {
+    match requested {
+        Requested::UnknownCode(_) | Requested::Known(Strategy::Undefined) => Err((
+            RuleId::UnknownStrategy,
+            "no compatibility strategy is defined for this check",
+        )),
+        Requested::Known(Strategy::AlwaysIncompatible) => Err((
+            RuleId::AlwaysIncompatible,
+            "the strategy ALWAYS_INCOMPATIBLE rejects every change",
+        )),
+        Requested::Known(strategy) => Ok(strategy),
+    }
+}
+
+/// What one check may still spend and has spent, over its whole history.
+struct Work {
+    /// Field pairs the walks may still compare ([`Limits::max_field_comparisons`]).
+    comparisons_left: usize,
+    /// The history's length, for the error that refuses a check needing more.
+    history: usize,
+    /// Whether some pair was walked rather than remembered.
+    walked: bool,
 }
 
 /// (writer, reader) identities of a compared pair.
