@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use protocompat::{Bounds, CheckError, Checker, Limits, SchemaRole, Settings, Strategy};
+use protocompat::{Bounds, CheckError, Checker, Limits, SchemaRef, Settings, Strategy};
 
 use input::InputOptions;
 
@@ -165,12 +165,12 @@ fn check(
     let (new_file, existing_files) = files.split_last().expect("one file at least");
 
     let checker = Checker::with_limits(Bounds::NONE, limits);
-    let report = match checker.check(&existing, proposed, strategy.code()) {
+    let report = match checker.check(&existing, proposed, strategy) {
         Ok(report) => report,
         Err(CheckError::Schema(e)) => {
-            let file = match &e.schema {
-                SchemaRole::New { .. } => new_file,
-                SchemaRole::Existing { index, .. } => &existing_files[*index],
+            let file = match e.schema.which {
+                SchemaRef::New => new_file,
+                SchemaRef::Existing(index) => &existing_files[index],
             };
             let hint = e
                 .setting

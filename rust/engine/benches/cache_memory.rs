@@ -52,9 +52,7 @@ fn main() {
     let mut previous = version(0);
     for v in 1..=total {
         let next = version(v);
-        checker
-            .check(&[&previous], &next, Strategy::Full.code())
-            .unwrap();
+        checker.check(&[&previous], &next, Strategy::Full).unwrap();
         previous = next;
         if v % step == 0 || v == total {
             let stats = checker.stats();

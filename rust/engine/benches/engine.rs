@@ -16,7 +16,7 @@ use protocompat::{Bounds, Checker, Limits, Schema, Strategy};
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn benches(c: &mut Criterion) {
-    let full = Strategy::Full.code();
+    let full = Strategy::Full;
     for size in ["small", "medium", "large"] {
         let schema = BenchSchema::compile(size);
         let (old, new) = (schema.version(0), schema.version(1));
@@ -92,12 +92,12 @@ fn benches(c: &mut Criterion) {
         let existing: Vec<&[u8]> = history[..n].iter().map(Vec::as_slice).collect();
         let checker = Checker::new(Bounds::DEFAULT);
         checker
-            .check(&existing, &proposed, Strategy::FullTransitive.code())
+            .check(&existing, &proposed, Strategy::FullTransitive)
             .unwrap();
         group.bench_with_input(BenchmarkId::from_parameter(n), &existing, |b, existing| {
             b.iter(|| {
                 checker
-                    .check(existing, &proposed, Strategy::FullTransitive.code())
+                    .check(existing, &proposed, Strategy::FullTransitive)
                     .unwrap()
             })
         });

@@ -20,6 +20,6 @@ fn main() {
     let (old, new) = (schema.version(0), schema.version(1));
     let checker = Checker::new(Bounds::NONE);
     for _ in 0..rounds {
-        checker.check(&[&old], &new, Strategy::Full.code()).unwrap();
+        checker.check(&[&old], &new, Strategy::Full).unwrap();
     }
 }

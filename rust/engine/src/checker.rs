@@ -16,20 +16,14 @@ use std::sync::{Arc, Mutex};
 
 use crate::budget::Budget;
 use crate::cache::{BoundedLru, IndexDigest};
-use crate::error::{CheckError, DecodeError, SchemaError, SchemaRole};
+use crate::error::{CheckError, DecodeError, SchemaError};
 use crate::limits::Limits;
 use crate::model::{short_sha256, Schema};
-use crate::report::{ExistingRef, Finding, Report};
-use crate::rules::{RuleId, Severity};
-use crate::strategy::{Direction, Strategy};
+use crate::report::Report;
+use crate::rules::RuleId;
+use crate::schema_ref::{NamedSchema, SchemaRef};
+use crate::strategy::{Direction, Requested, Strategy};
 use crate::walk::{self, Verdict};
-
-/// Which schema of a check a source is asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Which {
-    New,
-    Existing(usize),
-}
 
 /// The schema data of one check, read where it lies.
 pub trait SchemaSource {
@@ -38,10 +32,10 @@ pub trait SchemaSource {
 
     /// Runs `f` on the bytes of one schema, in place where the source can. `f` only reads
     /// memory (hashing, comparing), so a JNI source may hold the array pinned meanwhile.
-    fn inspect<R>(&mut self, which: Which, f: impl FnOnce(&[u8]) -> R) -> Result<R, String>;
+    fn inspect<R>(&mut self, which: SchemaRef, f: impl FnOnce(&[u8]) -> R) -> Result<R, String>;
 
     /// A copy of one schema's bytes, for decoding (cache misses only).
-    fn copy(&mut self, which: Which) -> Result<Vec<u8>, String> {
+    fn copy(&mut self, which: SchemaRef) -> Result<Vec<u8>, String> {
         self.inspect(which, <[u8]>::to_vec)
     }
 }
@@ -57,10 +51,10 @@ impl SchemaSource for Slices<'_> {
         self.existing.len()
     }
 
-    fn inspect<R>(&mut self, which: Which, f: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
+    fn inspect<R>(&mut self, which: SchemaRef, f: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
         match which {
-            Which::New => Ok(f(self.proposed)),
-            Which::Existing(i) => Ok(f(self.existing[i])),
+            SchemaRef::New => Ok(f(self.proposed)),
+            SchemaRef::Existing(i) => Ok(f(self.existing[i])),
         }
     }
 }
@@ -240,9 +234,9 @@ impl Checker {
         &self,
         existing: &[&[u8]],
         proposed: &[u8],
-        strategy_code: i32,
+        strategy: impl Into<Requested>,
     ) -> Result<Report, CheckError> {
-        self.check_source(&mut Slices { existing, proposed }, strategy_code)
+        self.check_source(&mut Slices { existing, proposed }, strategy)
     }
 
     /// Checks the schemas of `source`, reading each in place and copying it only to decode it.
@@ -251,127 +245,134 @@ impl Checker {
     pub fn check_source(
         &self,
         source: &mut impl SchemaSource,
-        strategy_code: i32,
+        strategy: impl Into<Requested>,
     ) -> Result<Report, CheckError> {
-        crate::contain_panics(|| self.check_contained(source, strategy_code))
+        let strategy = strategy.into();
+        crate::contain_panics(|| self.check_metered(source, strategy))
     }
 
-    fn check_contained(
+    /// One check with a memory budget of its own. The peak it reached is kept for
+    /// [`Checker::stats`] whatever the outcome: a check refused for its memory is the one an
+    /// operator wants the figure of.
+    fn check_metered(
         &self,
         source: &mut impl SchemaSource,
-        strategy_code: i32,
+        requested: Requested,
     ) -> Result<Report, CheckError> {
         let memory = Budget::start(self.limits.max_check_memory_bytes);
-        let result = self.check_within(source, strategy_code, &memory);
+        let result = self.check_within(source, requested, &memory);
         self.last_peak.store(memory.peak(), Ordering::Relaxed);
         result
     }
 
+    /// The check itself: the new schema, then the strategy, then the history.
     fn check_within(
         &self,
         source: &mut impl SchemaSource,
-        strategy_code: i32,
+        requested: Requested,
         memory: &Budget,
     ) -> Result<Report, CheckError> {
-        let strategy = Strategy::from_code(strategy_code);
-        let strategy_name = strategy.map_or_else(
-            || format!("strategy code {strategy_code}"),
-            |s| s.name().to_owned(),
-        );
-        let history = source.existing();
-        let mut new = self.fetch(source, Which::New)?;
+        // The new schema first, under every strategy: a schema this checker cannot read is
+        // never accepted, not even by a strategy that rejects or accepts without comparing.
+        let mut new = self.fetch(source, SchemaRef::New)?;
         memory.check("after decoding the new schema")?;
-        let new_root = usable(&new.entry, Which::New)?.to_owned();
-        let mut report = Report::new(strategy_name.clone(), history, new.entry.sha256.clone());
-        let rejected = |rule, detail: &str| Finding {
-            rule,
-            severity: Severity::Failure,
-            strategy: strategy_name.clone(),
-            direction: None,
-            existing: None,
-            path: new_root.clone(),
-            field_number: None,
-            writer: String::new(),
-            reader: detail.to_owned(),
-        };
-        let strategy = match strategy {
-            None | Some(Strategy::Undefined) => {
-                let finding = rejected(
-                    RuleId::UnknownStrategy,
-                    "no compatibility strategy is defined for this check",
-                );
-                report.add(1, 0, std::iter::once(finding));
+        let new_root = usable(&new.entry, SchemaRef::New)?;
+        let mut report = Report::new(
+            requested.name(),
+            source.existing(),
+            new.entry.sha256.clone(),
+        );
+        let strategy = match comparing_strategy(requested) {
+            Ok(strategy) => strategy,
+            Err((rule, why)) => {
+                report.reject(rule, new_root, why);
                 return Ok(report);
             }
-            Some(Strategy::AlwaysIncompatible) => {
-                let finding = rejected(
-                    RuleId::AlwaysIncompatible,
-                    "the strategy ALWAYS_INCOMPATIBLE rejects every change",
-                );
-                report.add(1, 0, std::iter::once(finding));
-                return Ok(report);
-            }
-            Some(strategy) => strategy,
         };
-
-        let mut budget = self.limits.max_field_comparisons;
-        let mut computed = false;
-        if !strategy.directions().is_empty() {
-            for index in 0..history {
-                let mut old = self.fetch(source, Which::Existing(index))?;
-                memory.check("after decoding an existing schema")?;
-                for &direction in strategy.directions() {
-                    let verdict = match self.cached_verdict(&old.entry, &new.entry, direction) {
-                        Some(verdict) => verdict,
-                        None => {
-                            computed = true;
-                            let new_schema = self.schema(&mut new, Which::New)?;
-                            let old_schema = self.schema(&mut old, Which::Existing(index))?;
-                            let (w, r) = match direction {
-                                Direction::ExistingWritesNewReads => (old_schema, new_schema),
-                                Direction::NewWritesExistingReads => (new_schema, old_schema),
-                            };
-                            let verdict = walk::can_read(w.root(), r.root(), &mut budget, memory)?
-                                .ok_or_else(|| too_much_work(&self.limits, history))?;
-                            let verdict = Arc::new(verdict);
-                            self.store_verdict(&old.entry, &new.entry, direction, &verdict);
-                            verdict
-                        }
-                    };
-                    if verdict.is_empty() {
-                        continue;
-                    }
-                    let existing = ExistingRef {
-                        index,
-                        sha256: old.entry.sha256.clone(),
-                    };
-                    report.add(
-                        verdict.failures,
-                        verdict.warnings,
-                        verdict.found.iter().map(|found| Finding {
-                            rule: found.rule.id,
-                            severity: found.rule.severity,
-                            strategy: strategy_name.clone(),
-                            direction: Some(direction),
-                            existing: Some(existing.clone()),
-                            path: found.path.clone(),
-                            field_number: found.number,
-                            writer: found.writer.clone(),
-                            reader: found.reader.clone(),
-                        }),
-                    );
-                }
-            }
-        }
-        if computed {
+        let walked = self.compare_history(source, &mut new, strategy, &mut report, memory)?;
+        // A check answered from the caches logs nothing, so that clients reconnecting with the
+        // same schema cannot fill the broker's log.
+        if walked {
             log_warnings(&report);
         }
         Ok(report)
     }
 
+    /// Compares the new schema with each existing one, oldest first, in every direction the
+    /// strategy requires, into `report`. True if some pair had to be walked, false if every
+    /// verdict was remembered.
+    fn compare_history(
+        &self,
+        source: &mut impl SchemaSource,
+        new: &mut Fetched,
+        strategy: Strategy,
+        report: &mut Report,
+        memory: &Budget,
+    ) -> Result<bool, CheckError> {
+        let directions = strategy.directions();
+        if directions.is_empty() {
+            // ALWAYS_COMPATIBLE does not even fetch the history, so it stays an escape hatch
+            // for a history holding a schema this checker refuses.
+            return Ok(false);
+        }
+        let history = source.existing();
+        let mut work = Work {
+            comparisons_left: self.limits.max_field_comparisons,
+            history,
+            walked: false,
+        };
+        for index in 0..history {
+            let mut old = self.fetch(source, SchemaRef::Existing(index))?;
+            memory.check("after decoding an existing schema")?;
+            for &direction in directions {
+                let verdict = self.verdict(new, &mut old, index, direction, &mut work, memory)?;
+                report.add_verdict(index, &old.entry.sha256, direction, &verdict);
+            }
+        }
+        Ok(work.walked)
+    }
+
+    /// `canRead` in one direction between the new schema and existing schema #`index`:
+    /// remembered, or walked and then remembered. The schemas are decoded only here, so a warm
+    /// check decodes nothing.
+    fn verdict(
+        &self,
+        new: &mut Fetched,
+        old: &mut Fetched,
+        index: usize,
+        direction: Direction,
+        work: &mut Work,
+        memory: &Budget,
+    ) -> Result<Arc<Verdict>, CheckError> {
+        if let Some(verdict) = self.cached_verdict(&old.entry, &new.entry, direction) {
+            return Ok(verdict);
+        }
+        work.walked = true;
+        let new_schema = self.schema(new, SchemaRef::New)?;
+        let old_schema = self.schema(old, SchemaRef::Existing(index))?;
+        let (writer, reader) = match direction {
+            Direction::ExistingWritesNewReads => (old_schema, new_schema),
+            Direction::NewWritesExistingReads => (new_schema, old_schema),
+        };
+        let verdict = walk::can_read(
+            writer.root(),
+            reader.root(),
+            &mut work.comparisons_left,
+            memory,
+        )?
+        .ok_or_else(|| too_much_work(&self.limits, work.history))?;
+        let verdict = Arc::new(verdict);
+        self.store_verdict(&old.entry, &new.entry, direction, &verdict);
+        Ok(verdict)
+    }
+
     /// The remembered entry for one schema of the source, confirmed byte for byte, or a new
     /// one decoded from a copy of its bytes.
-    fn fetch(&self, source: &mut impl SchemaSource, which: Which) -> Result<Fetched, CheckError> {
+    fn fetch(
+        &self,
+        source: &mut impl SchemaSource,
+        which: SchemaRef,
+    ) -> Result<Fetched, CheckError> {
         let (key, size, hit) = source
             .inspect(which, |bytes| {
                 let key = self.digest.of(bytes);
@@ -421,7 +422,7 @@ impl Checker {
 
     /// The decoded schema of a fetched entry: kept, cached, or decoded again from the entry's
     /// own bytes (never read from the source again).
-    fn schema(&self, fetched: &mut Fetched, which: Which) -> Result<Arc<Schema>, CheckError> {
+    fn schema(&self, fetched: &mut Fetched, which: SchemaRef) -> Result<Arc<Schema>, CheckError> {
         if let Some(schema) = &fetched.schema {
             return Ok(schema.clone());
         }
@@ -474,6 +475,32 @@ impl Checker {
     }
 }
 
+/// The strategy a check compares under, or the rule that rejects it whatever the schemas,
+/// with the reason the finding gives.
+fn comparing_strategy(requested: Requested) -> Result<Strategy, (RuleId, &'static str)> {
+    match requested {
+        Requested::UnknownCode(_) | Requested::Known(Strategy::Undefined) => Err((
+            RuleId::UnknownStrategy,
+            "no compatibility strategy is defined for this check",
+        )),
+        Requested::Known(Strategy::AlwaysIncompatible) => Err((
+            RuleId::AlwaysIncompatible,
+            "the strategy ALWAYS_INCOMPATIBLE rejects every change",
+        )),
+        Requested::Known(strategy) => Ok(strategy),
+    }
+}
+
+/// What one check may still spend and has spent, over its whole history.
+struct Work {
+    /// Field pairs the walks may still compare ([`Limits::max_field_comparisons`]).
+    comparisons_left: usize,
+    /// The history's length, for the error that refuses a check needing more.
+    history: usize,
+    /// Whether some pair was walked rather than remembered.
+    walked: bool,
+}
+
 /// (writer, reader) identities of a compared pair.
 fn pair_key(old: &Remembered, new: &Remembered, direction: Direction) -> (u64, u64) {
     match direction {
@@ -511,19 +538,10 @@ fn too_much_work(limits: &Limits, history: usize) -> CheckError {
     )
 }
 
-fn usable(entry: &Remembered, which: Which) -> Result<&str, CheckError> {
+fn usable(entry: &Remembered, which: SchemaRef) -> Result<&str, CheckError> {
     entry.root.as_deref().map_err(|e| {
-        let schema = match which {
-            Which::New => SchemaRole::New {
-                sha256: entry.sha256.clone(),
-            },
-            Which::Existing(index) => SchemaRole::Existing {
-                index,
-                sha256: entry.sha256.clone(),
-            },
-        };
         CheckError::Schema(SchemaError {
-            schema,
+            schema: NamedSchema::new(which, entry.sha256.clone()),
             rule: e.rule,
             message: e.message.clone(),
             setting: e.setting,

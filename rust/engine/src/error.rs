@@ -4,6 +4,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::schema_ref::NamedSchema;
+
 /// The rule ID a bad input is reported under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
@@ -62,31 +64,10 @@ impl DecodeError {
     }
 }
 
-/// Which schema of a check an error or finding is about.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
-#[serde(tag = "role", rename_all = "snake_case")]
-pub enum SchemaRole {
-    /// The proposed schema (`to`).
-    New { sha256: String },
-    /// An existing schema: its index in `from` (as the caller passed it).
-    Existing { index: usize, sha256: String },
-}
-
-impl fmt::Display for SchemaRole {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SchemaRole::New { sha256 } => write!(f, "new schema (sha256 {sha256})"),
-            SchemaRole::Existing { index, sha256 } => {
-                write!(f, "existing schema #{index} (sha256 {sha256})")
-            }
-        }
-    }
-}
-
 /// A bad schema, named.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SchemaError {
-    pub schema: SchemaRole,
+    pub schema: NamedSchema,
     pub rule: ErrorRule,
     pub message: String,
     /// As [`DecodeError::setting`].

@@ -1,7 +1,7 @@
 //! PIP-246 compatibility checks for Apache Pulsar PROTOBUF_NATIVE schemas.
 //!
 //! [`check`] takes the schema data the broker stores (existing history and the proposed
-//! schema) and a [`Strategy`], and returns a [`Report`] of every finding, or a [`CheckError`]
+//! schema) and a [`Strategy`] (or a [`Requested`] one, which may be a code we do not know), and returns a [`Report`] of every finding, or a [`CheckError`]
 //! naming the bad schema. Layout:
 //! - [`model`]: Pulsar schema JSON -> compact tables of the root's import closure, with
 //!   effective features -> root message;
@@ -10,6 +10,8 @@
 //! - [`strategy`]: which pairs a strategy compares;
 //! - [`report`]: findings, bounded text and JSON renderings;
 //! - [`settings`]: every cache bound and resource limit, named and defaulted once;
+//! - [`contain`]: a panic turned into [`CheckError::Internal`], for the engine and the bridge;
+//! - [`text`]: the one way text from schemas or panics is bounded (by bytes);
 //! - [`budget`]: the memory one check holds, metered by [`budget::MeteredAllocator`];
 //! - [`checker`]: the check over a history, with bounded caches of remembered schemas, decoded
 //!   schemas and pairwise results (the broker plugin keeps one [`Checker`] for its lifetime);
@@ -21,25 +23,28 @@
 pub mod budget;
 mod cache;
 pub mod checker;
+pub mod contain;
 pub mod error;
 pub mod limits;
 pub mod model;
 pub mod report;
 pub mod rules;
+pub mod schema_ref;
 pub mod settings;
 pub mod strategy;
+pub mod text;
 mod walk;
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
-pub use checker::{Bounds, CacheStats, Checker, SchemaSource, Slices, Which};
-pub use error::{CheckError, DecodeError, ErrorRule, SchemaError, SchemaRole};
+pub use checker::{Bounds, CacheStats, Checker, SchemaSource, Slices};
+pub use contain::{contain_panics, panic_message};
+pub use error::{CheckError, DecodeError, ErrorRule, SchemaError};
 pub use limits::Limits;
 pub use model::Schema;
-pub use report::{ExistingRef, Finding, Report};
+pub use report::{Finding, Report};
 pub use rules::{RuleId, Severity};
+pub use schema_ref::{NamedSchema, SchemaRef};
 pub use settings::{Setting, Settings, SETTINGS};
-pub use strategy::{Direction, Strategy};
+pub use strategy::{Direction, Requested, Strategy};
 
 /// Checks `proposed` against every schema of `existing` (oldest first, as the broker passes
 /// them; the order only numbers the findings) under `strategy`.
@@ -52,49 +57,14 @@ pub use strategy::{Direction, Strategy};
 pub fn check(
     existing: &[&[u8]],
     proposed: &[u8],
-    strategy: Strategy,
+    strategy: impl Into<Requested>,
 ) -> Result<Report, CheckError> {
-    check_code(existing, proposed, strategy.code())
+    let strategy = strategy.into();
+    contain_panics(|| Checker::new(Bounds::NONE).check(existing, proposed, strategy))
 }
 
 /// [`check`] for a strategy given by its native code; an unknown code is rejected with
 /// UNKNOWN_STRATEGY (after the proposed schema is validated).
 pub fn check_code(existing: &[&[u8]], proposed: &[u8], code: i32) -> Result<Report, CheckError> {
-    contain_panics(|| Checker::new(Bounds::NONE).check(existing, proposed, code))
-}
-
-/// Runs `f`, turning a panic into [`CheckError::Internal`] with the panic's message. Every
-/// entry point of the engine goes through it.
-pub fn contain_panics<T>(f: impl FnOnce() -> Result<T, CheckError>) -> Result<T, CheckError> {
-    catch_unwind(AssertUnwindSafe(f))
-        .unwrap_or_else(|payload| Err(CheckError::Internal(panic_message(payload.as_ref()))))
-}
-
-/// The message a panic was raised with (`panic!("{}", ...)` included), cut to 300
-/// characters, for the error that reports it.
-pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    let message = payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "panic with no message".to_owned());
-    model::truncate(&message, 300)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_panic_becomes_an_internal_error_with_its_formatted_message() {
-        let result: Result<(), CheckError> = contain_panics(|| panic!("boom at depth {}", 7));
-        assert_eq!(
-            result,
-            Err(CheckError::Internal("boom at depth 7".to_owned()))
-        );
-        let text = result.unwrap_err().to_string();
-        assert!(text.starts_with(
-            "INTERNAL_ERROR: the PROTOBUF_NATIVE checker failed unexpectedly (boom at depth 7)"
-        ));
-    }
+    check(existing, proposed, Requested::from_code(code))
 }

@@ -3,7 +3,10 @@
 use serde::Serialize;
 
 use crate::rules::{RuleId, Severity};
+use crate::schema_ref::{NamedSchema, SchemaRef};
 use crate::strategy::Direction;
+use crate::text;
+use crate::walk::Verdict;
 
 /// The broker shows our message in `pulsar-admin` output and client exceptions; past this
 /// size it stops being read and starts being a problem for logs.
@@ -13,15 +16,6 @@ pub const TEXT_LIMIT: usize = 4096;
 /// can show. The rest are counted, never held (RULES.md section 4).
 pub const KEPT_FINDINGS: usize = 64;
 
-/// An existing schema, as findings name it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ExistingRef {
-    /// Its index in the history the caller passed.
-    pub index: usize,
-    /// The first 12 hex digits of the SHA-256 of its schema data.
-    pub sha256: String,
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
     pub rule: RuleId,
@@ -29,7 +23,8 @@ pub struct Finding {
     pub strategy: String,
     /// `None` for findings of the strategy itself (ALWAYS_INCOMPATIBLE, UNKNOWN_STRATEGY).
     pub direction: Option<Direction>,
-    pub existing: Option<ExistingRef>,
+    /// The existing schema of the compared pair; `None` for findings of the strategy.
+    pub existing: Option<NamedSchema>,
     /// `pkg.Order.items.price`: the root message, then field names along the walk.
     pub path: String,
     pub field_number: Option<u32>,
@@ -48,11 +43,12 @@ impl Finding {
             line.push_str(&format!(": writer={} reader={}", self.writer, self.reader));
         }
         line.push_str(&format!(" [{}", self.strategy));
-        if let Some(existing) = &self.existing {
-            line.push_str(&format!(
-                ", existing #{} {}",
-                existing.index, existing.sha256
-            ));
+        if let Some(NamedSchema {
+            which: SchemaRef::Existing(index),
+            sha256,
+        }) = &self.existing
+        {
+            line.push_str(&format!(", existing #{index} {sha256}"));
         }
         if let Some(direction) = self.direction {
             line.push_str(&format!(": {direction}"));
@@ -96,24 +92,68 @@ impl Report {
         }
     }
 
-    /// Counts `failures` and `warnings` more findings, of which `kept` are the first ones.
-    pub(crate) fn add(
+    /// Rejects the check for its strategy alone (ALWAYS_INCOMPATIBLE, UNKNOWN_STRATEGY): one
+    /// failure on the proposed schema's root message, `why` as the reader's side.
+    pub(crate) fn reject(&mut self, rule: RuleId, root: &str, why: &str) {
+        self.count(1, 0);
+        self.keep(Finding {
+            rule,
+            severity: Severity::Failure,
+            strategy: self.strategy.clone(),
+            direction: None,
+            existing: None,
+            path: root.to_owned(),
+            field_number: None,
+            writer: String::new(),
+            reader: why.to_owned(),
+        });
+    }
+
+    /// Adds what `canRead` found for one compared pair: the new schema and existing schema
+    /// #`existing` (whose digest is `sha256`), in `direction`.
+    pub(crate) fn add_verdict(
         &mut self,
-        failures: usize,
-        warnings: usize,
-        kept: impl Iterator<Item = Finding>,
+        existing: usize,
+        sha256: &str,
+        direction: Direction,
+        verdict: &Verdict,
     ) {
+        if verdict.is_empty() {
+            // Most pairs find nothing: nothing is copied for them.
+            return;
+        }
+        self.count(verdict.failures, verdict.warnings);
+        let schema = NamedSchema::new(SchemaRef::Existing(existing), sha256);
+        for found in &verdict.found {
+            self.keep(Finding {
+                rule: found.rule.id,
+                severity: found.rule.severity,
+                strategy: self.strategy.clone(),
+                direction: Some(direction),
+                existing: Some(schema.clone()),
+                path: found.path.clone(),
+                field_number: found.number,
+                writer: found.writer.clone(),
+                reader: found.reader.clone(),
+            });
+        }
+    }
+
+    /// Counts more findings, kept or not: the verdict follows the count, not the lists.
+    fn count(&mut self, failures: usize, warnings: usize) {
         self.total_failures += failures;
         self.total_warnings += warnings;
         self.compatible = self.total_failures == 0;
-        for finding in kept {
-            let list = match finding.severity {
-                Severity::Failure => &mut self.failures,
-                Severity::Warning => &mut self.warnings,
-            };
-            if list.len() < KEPT_FINDINGS {
-                list.push(finding);
-            }
+    }
+
+    /// Keeps a counted finding if its list has room ([`KEPT_FINDINGS`]).
+    fn keep(&mut self, finding: Finding) {
+        let list = match finding.severity {
+            Severity::Failure => &mut self.failures,
+            Severity::Warning => &mut self.warnings,
+        };
+        if list.len() < KEPT_FINDINGS {
+            list.push(finding);
         }
     }
 
@@ -177,13 +217,13 @@ pub fn bounded_lines(
     // Room kept for the "… N more" line.
     const TAIL: usize = 64;
     let budget = limit.saturating_sub(TAIL);
-    let mut text = cut(first, budget / 4);
+    let mut joined = text::bound(first, budget / 4);
     let mut omitted = 0usize;
     for line in lines {
-        let line = cut(&line, budget / 4);
-        if omitted == 0 && text.len() + 1 + line.len() <= budget {
-            text.push('\n');
-            text.push_str(&line);
+        let line = text::bound(&line, budget / 4);
+        if omitted == 0 && joined.len() + 1 + line.len() <= budget {
+            joined.push('\n');
+            joined.push_str(&line);
         } else {
             omitted += 1;
         }
@@ -191,19 +231,82 @@ pub fn bounded_lines(
     omitted += unlisted;
     if omitted > 0 {
         let plural = if omitted == 1 { "" } else { "s" };
-        text.push_str(&format!("\n… and {omitted} more finding{plural} not shown"));
+        joined.push_str(&format!("\n… and {omitted} more finding{plural} not shown"));
     }
-    text
+    joined
 }
 
-/// `text` cut to at most `max_bytes` bytes on a character boundary, marked with `…` if cut.
-pub fn cut(text: &str, max_bytes: usize) -> String {
-    if text.len() <= max_bytes {
-        return text.to_owned();
+/// Old name of [`crate::text::bound`], kept while `walk` still calls it; new code calls
+/// `text::bound`.
+pub(crate) fn cut(text: &str, max_bytes: usize) -> String {
+    text::bound(text, max_bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RULES;
+    use crate::walk::Found;
+
+    fn found(rule: RuleId, path: &str) -> Found {
+        Found {
+            rule: RULES.iter().find(|r| r.id == rule).unwrap(),
+            path: path.to_owned(),
+            number: Some(2),
+            writer: "int64".to_owned(),
+            reader: "string".to_owned(),
+        }
     }
-    let mut end = max_bytes.saturating_sub('…'.len_utf8());
-    while !text.is_char_boundary(end) {
-        end -= 1;
+
+    #[test]
+    fn a_verdict_becomes_findings_named_after_its_pair() {
+        let mut report = Report::new("FULL".to_owned(), 3, "d5675e93d237".to_owned());
+        report.add_verdict(
+            1,
+            "b2bd95d49882",
+            Direction::NewWritesExistingReads,
+            &Verdict::default(),
+        );
+        assert_eq!((report.total_failures, report.total_warnings), (0, 0));
+
+        let verdict = Verdict {
+            found: vec![
+                found(RuleId::FieldKindChanged, "shop.Order.total"),
+                found(RuleId::ScalarTypeChanged, "shop.Order.id"),
+            ],
+            // More than were kept: the report counts them all.
+            failures: 5,
+            warnings: 1,
+        };
+        report.add_verdict(
+            1,
+            "b2bd95d49882",
+            Direction::NewWritesExistingReads,
+            &verdict,
+        );
+        assert!(!report.compatible);
+        assert_eq!((report.total_failures, report.total_warnings), (5, 1));
+        assert_eq!(
+            report.failures[0].render(),
+            "FIELD_KIND_CHANGED shop.Order.total (field 2): writer=int64 reader=string \
+             [FULL, existing #1 b2bd95d49882: new writes, existing reads]"
+        );
+        assert_eq!(report.warnings[0].rule, RuleId::ScalarTypeChanged);
+        assert_eq!(report.warnings[0].severity, Severity::Warning);
     }
-    format!("{}…", &text[..end])
+
+    #[test]
+    fn a_rejection_names_the_root_and_the_strategy() {
+        let mut report = Report::new(
+            "ALWAYS_INCOMPATIBLE".to_owned(),
+            1,
+            "d5675e93d237".to_owned(),
+        );
+        report.reject(RuleId::AlwaysIncompatible, "shop.Order", "no");
+        assert!(!report.compatible);
+        assert_eq!(
+            report.failures[0].render(),
+            "ALWAYS_INCOMPATIBLE shop.Order: writer= reader=no [ALWAYS_INCOMPATIBLE]"
+        );
+    }
 }

@@ -159,7 +159,7 @@ impl Settings {
                 .collect();
             return Err(format!(
                 "unknown setting {}; the settings are {}",
-                spell(&crate::report::cut(name, 100)),
+                spell(&crate::text::bound(name, 100)),
                 known.join(", ")
             ));
         };
@@ -167,7 +167,7 @@ impl Settings {
             format!(
                 "{}={} is not a whole number of 0 or more (the default is {})",
                 spell(name),
-                crate::report::cut(value, 100),
+                crate::text::bound(value, 100),
                 setting.default_value()
             )
         })?;

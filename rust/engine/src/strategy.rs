@@ -40,6 +40,37 @@ impl fmt::Display for Direction {
     }
 }
 
+/// The strategy a caller asked for, typed once where its native code arrives (the JNI
+/// boundary): a strategy we know, or a code we do not (a newer Pulsar's, say). A check
+/// validates the proposed schema first either way, then rejects an unknown code with
+/// UNKNOWN_STRATEGY.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Requested {
+    Known(Strategy),
+    UnknownCode(i32),
+}
+
+impl Requested {
+    /// The strategy a native code stands for.
+    pub fn from_code(code: i32) -> Requested {
+        Strategy::from_code(code).map_or(Requested::UnknownCode(code), Requested::Known)
+    }
+
+    /// What reports call it: the strategy's name, or `strategy code N`.
+    pub fn name(self) -> String {
+        match self {
+            Requested::Known(strategy) => strategy.name().to_owned(),
+            Requested::UnknownCode(code) => format!("strategy code {code}"),
+        }
+    }
+}
+
+impl From<Strategy> for Requested {
+    fn from(strategy: Strategy) -> Requested {
+        Requested::Known(strategy)
+    }
+}
+
 const ALL: [(Strategy, i32, &str); 9] = [
     (Strategy::Undefined, 0, "UNDEFINED"),
     (Strategy::AlwaysIncompatible, 1, "ALWAYS_INCOMPATIBLE"),

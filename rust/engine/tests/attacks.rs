@@ -55,7 +55,7 @@ fn base() -> Vec<u8> {
 
 fn verdict(checker: &Checker, existing: &[&[u8]], proposed: &[u8]) -> Report {
     checker
-        .check(existing, proposed, Strategy::Full.code())
+        .check(existing, proposed, Strategy::Full)
         .unwrap_or_else(|e| panic!("{e}"))
 }
 

@@ -16,7 +16,7 @@ use prost_types::{
     FileDescriptorSet,
 };
 use protocompat::model::SchemaData;
-use protocompat::{check, CheckError, SchemaRole, Strategy};
+use protocompat::{check, CheckError, SchemaRef, Strategy};
 use serde_json::{json, Value};
 use support::{fixtures, schema_from_text};
 
@@ -533,9 +533,9 @@ fn every_bad_input_is_refused_with_its_rule_and_message() {
                     "{name} as {role}: expected {rule} with `{says}`, got: {error}"
                 ));
             }
-            let named_right = match (&error.schema, want_existing) {
-                (SchemaRole::New { .. }, None) => true,
-                (SchemaRole::Existing { index, .. }, Some(i)) => *index == i,
+            let named_right = match (error.schema.which, want_existing) {
+                (SchemaRef::New, None) => true,
+                (SchemaRef::Existing(index), Some(i)) => index == i,
                 _ => false,
             };
             if !named_right {

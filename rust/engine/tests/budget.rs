@@ -19,7 +19,7 @@ fn a_check_over_its_memory_budget_stops_and_says_so() {
 
     let roomy = Checker::new(Bounds::NONE);
     let report = roomy
-        .check(&[], &large, Strategy::Full.code())
+        .check(&[], &large, Strategy::Full)
         .expect("the default budget holds a large schema");
     assert!(report.compatible);
     let peak = roomy.stats().last_check_peak_bytes;
@@ -37,7 +37,7 @@ fn a_check_over_its_memory_budget_stops_and_says_so() {
         },
     );
     let refused = tight
-        .check(&[], &large, Strategy::Full.code())
+        .check(&[], &large, Strategy::Full)
         .expect_err("over a 64 KiB budget");
     assert_eq!(refused.rule_id(), "RESOURCE_LIMIT_EXCEEDED");
     let text = refused.to_string();
@@ -48,7 +48,7 @@ fn a_check_over_its_memory_budget_stops_and_says_so() {
     // The checker goes on working afterwards.
     assert!(
         roomy
-            .check(&[&large], &large, Strategy::Full.code())
+            .check(&[&large], &large, Strategy::Full)
             .unwrap()
             .compatible
     );

@@ -2,7 +2,7 @@
 
 mod support;
 
-use protocompat::{check, Bounds, CheckError, Checker, SchemaSource, Strategy, Which};
+use protocompat::{check, Bounds, CheckError, Checker, SchemaRef, SchemaSource, Strategy};
 use support::schema_from_text;
 
 fn version(field: &str) -> Vec<u8> {
@@ -24,14 +24,14 @@ impl SchemaSource for Counting<'_> {
         self.existing.len()
     }
 
-    fn inspect<R>(&mut self, which: Which, f: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
+    fn inspect<R>(&mut self, which: SchemaRef, f: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
         Ok(f(match which {
-            Which::New => self.proposed,
-            Which::Existing(i) => self.existing[i],
+            SchemaRef::New => self.proposed,
+            SchemaRef::Existing(i) => self.existing[i],
         }))
     }
 
-    fn copy(&mut self, which: Which) -> Result<Vec<u8>, String> {
+    fn copy(&mut self, which: SchemaRef) -> Result<Vec<u8>, String> {
         self.copies += 1;
         self.inspect(which, <[u8]>::to_vec)
     }
@@ -49,7 +49,7 @@ fn counted(
         proposed,
         copies: 0,
     };
-    let text = match checker.check_source(&mut source, strategy.code()) {
+    let text = match checker.check_source(&mut source, strategy) {
         Ok(report) => report.render_text(),
         Err(e) => e.to_string(),
     };
@@ -122,7 +122,7 @@ fn bounds_are_held_whatever_the_traffic() {
     let checker = Checker::new(bounds);
     for pair in schemas.windows(2) {
         checker
-            .check(&[pair[0].as_slice()], &pair[1], Strategy::Full.code())
+            .check(&[pair[0].as_slice()], &pair[1], Strategy::Full)
             .unwrap();
         let stats = checker.stats();
         assert!(stats.schemas <= 8 && stats.decoded <= 5, "{stats:?}");
@@ -168,12 +168,12 @@ fn a_failing_source_is_an_internal_error() {
         fn existing(&self) -> usize {
             1
         }
-        fn inspect<R>(&mut self, _: Which, _: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
+        fn inspect<R>(&mut self, _: SchemaRef, _: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
             Err("the array went away".into())
         }
     }
     let checker = Checker::new(Bounds::DEFAULT);
-    let result = checker.check_source(&mut Gone, Strategy::Full.code());
+    let result = checker.check_source(&mut Gone, Strategy::Full);
     assert_eq!(
         result.unwrap_err(),
         CheckError::Internal("the array went away".into())

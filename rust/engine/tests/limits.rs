@@ -25,7 +25,7 @@ fn schema(fields: usize) -> Vec<u8> {
 
 fn refused(limits: Limits, existing: &[&[u8]], proposed: &[u8]) -> String {
     let checker = Checker::with_limits(Bounds::DEFAULT, limits);
-    match checker.check(existing, proposed, Strategy::FullTransitive.code()) {
+    match checker.check(existing, proposed, Strategy::FullTransitive) {
         Err(e) => {
             assert_eq!(e.rule_id(), "RESOURCE_LIMIT_EXCEEDED", "{e}");
             e.to_string()
@@ -120,7 +120,7 @@ fn work_per_check_is_bounded_over_the_whole_history() {
     let checker = Checker::new(Bounds::DEFAULT);
     assert!(
         checker
-            .check(&existing, &proposed, Strategy::FullTransitive.code())
+            .check(&existing, &proposed, Strategy::FullTransitive)
             .unwrap()
             .compatible
     );

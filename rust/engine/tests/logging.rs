@@ -52,7 +52,7 @@ fn a_check_logs_a_summary_and_a_few_warnings_and_a_cached_one_nothing() {
 
     assert!(
         checker
-            .check(&[&old], &new, Strategy::Full.code())
+            .check(&[&old], &new, Strategy::Full)
             .unwrap()
             .compatible
     );
@@ -74,7 +74,7 @@ fn a_check_logs_a_summary_and_a_few_warnings_and_a_cached_one_nothing() {
     );
 
     for _ in 0..3 {
-        checker.check(&[&old], &new, Strategy::Full.code()).unwrap();
+        checker.check(&[&old], &new, Strategy::Full).unwrap();
     }
     assert_eq!(take(), Vec::<String>::new(), "cached checks logged");
 }

@@ -6,7 +6,7 @@ use std::sync::{Mutex, OnceLock};
 
 use protocompat::model::short_sha256;
 use protocompat::report::TEXT_LIMIT;
-use protocompat::{check, check_code, Direction, RuleId, Strategy};
+use protocompat::{check, check_code, Direction, Requested, RuleId, SchemaRef, Strategy};
 use support::schema_from_text;
 
 const MONEY_AND_PRICE: &str =
@@ -43,7 +43,7 @@ fn transitive_strategies_find_the_conflict_with_an_old_version_only() {
             .iter()
             .all(|f| f.rule == RuleId::FieldKindChanged
                 && f.path == "shop.Order.total"
-                && f.existing.as_ref().unwrap().index == 0
+                && f.existing.as_ref().unwrap().which == SchemaRef::Existing(0)
                 && f.existing.as_ref().unwrap().sha256 == short_sha256(&v1)));
         // The latest version alone, as the broker passes it for the non-transitive strategy.
         assert!(
@@ -72,7 +72,7 @@ fn every_schema_passed_is_compared_and_order_only_renumbers() {
         assert!(newest_first
             .failures
             .iter()
-            .all(|f| f.existing.as_ref().unwrap().index == 1));
+            .all(|f| f.existing.as_ref().unwrap().which == SchemaRef::Existing(1)));
     }
 }
 
@@ -162,6 +162,24 @@ fn native_codes_and_names_round_trip() {
         .parse::<Strategy>()
         .unwrap_err()
         .contains("FULL_TRANSITIVE"));
+}
+
+#[test]
+fn a_native_code_is_typed_once_and_an_unknown_one_kept_for_the_report() {
+    for strategy in Strategy::all() {
+        assert_eq!(
+            Requested::from_code(strategy.code()),
+            Requested::Known(strategy)
+        );
+        assert_eq!(Requested::from(strategy).name(), strategy.name());
+    }
+    assert_eq!(Requested::from_code(42), Requested::UnknownCode(42));
+    assert_eq!(Requested::from_code(42).name(), "strategy code 42");
+
+    // An unknown code is still rejected only after the proposed schema is validated.
+    let (v1, _, _) = history();
+    let error = check(&[&v1], b"not schema data", Requested::UnknownCode(42)).unwrap_err();
+    assert_eq!(error.rule_id(), "SCHEMA_RECONSTRUCTION_FAILED", "{error}");
 }
 
 #[test]

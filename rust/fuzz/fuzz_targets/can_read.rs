@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use protocompat::schema::SchemaData;
-use protocompat::{Bounds, CheckError, Checker};
+use protocompat::{Bounds, CheckError, Checker, Requested};
 
 fn schema(set: &[u8]) -> Vec<u8> {
     SchemaData {
@@ -22,7 +22,8 @@ fuzz_target!(|data: &[u8]| {
     if data.len() < 3 {
         return;
     }
-    let strategy = i32::from(data[0] % 10);
+    // Codes 0 to 9: every strategy and one the engine does not know.
+    let strategy = Requested::from_code(i32::from(data[0] % 10));
     let split = usize::from(u16::from_le_bytes([data[1], data[2]]));
     let rest = &data[3..];
     let (old, new) = rest.split_at(split.min(rest.len()));

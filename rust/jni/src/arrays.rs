@@ -13,7 +13,7 @@ use jni::objects::{JByteArray, JObjectArray, JString};
 use jni::refs::Reference;
 use jni::sys::JNI_ABORT;
 use jni::Env;
-use protocompat::{SchemaSource, Which};
+use protocompat::{SchemaRef, SchemaSource};
 
 use crate::policy::BridgeError;
 
@@ -64,12 +64,12 @@ impl<'a, 'local> JavaSchemas<'a, 'local> {
 
     fn with_array<R>(
         &mut self,
-        which: Which,
+        which: SchemaRef,
         f: impl FnOnce(&mut Env<'local>, &JByteArray<'_>) -> jni::errors::Result<R>,
     ) -> Result<R, String> {
         let result = match which {
-            Which::New => f(self.env, self.to),
-            Which::Existing(index) => match self.from.get_element(self.env, index) {
+            SchemaRef::New => f(self.env, self.to),
+            SchemaRef::Existing(index) => match self.from.get_element(self.env, index) {
                 Ok(element) => {
                     let result = f(self.env, &element);
                     self.env.delete_local_ref(element);
@@ -87,7 +87,7 @@ impl SchemaSource for JavaSchemas<'_, '_> {
         self.count
     }
 
-    fn inspect<R>(&mut self, which: Which, f: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
+    fn inspect<R>(&mut self, which: SchemaRef, f: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
         let mut f = Some(f);
         self.with_array(which, |env, array| {
             let f = f.take().expect("called once");
@@ -95,7 +95,7 @@ impl SchemaSource for JavaSchemas<'_, '_> {
         })
     }
 
-    fn copy(&mut self, which: Which) -> Result<Vec<u8>, String> {
+    fn copy(&mut self, which: SchemaRef) -> Result<Vec<u8>, String> {
         self.with_array(which, |env, array| env.convert_byte_array(array))
     }
 }

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use jni::objects::{JByteArray, JClass, JObjectArray, JString};
 use jni::sys::{jboolean, jint};
 use jni::{Env, EnvUnowned};
-use protocompat::{Checker, Settings, SETTINGS};
+use protocompat::{Checker, Requested, Settings, SETTINGS};
 
 use arrays::JavaSchemas;
 use policy::{BridgeError, ThrowCheckException};
@@ -63,6 +63,8 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
     to: JByteArray<'local>,
     strategy: jint,
 ) -> jint {
+    // Typed here, once: the engine never sees the number.
+    let strategy = Requested::from_code(strategy);
     native(env, |env| {
         logging::install(env);
         let mut schemas = JavaSchemas::new(env, &from, &to)?;

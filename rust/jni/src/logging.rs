@@ -6,7 +6,6 @@
 //! of its own: at most [`LINES_PER_SECOND`] records a second, the rest counted and reported in
 //! one line when records flow again.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Mutex, Once, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -14,7 +13,7 @@ use jni::objects::{JClass, JValue};
 use jni::refs::Global;
 use jni::{jni_sig, jni_str, Env, JavaVM};
 use log::{Level, LevelFilter, Log, Metadata, Record};
-use protocompat::report::cut;
+use protocompat::text;
 
 /// Log messages are bounded like everything else we hand to the broker.
 const MESSAGE_LIMIT: usize = 4096;
@@ -94,7 +93,7 @@ impl Log for JavaLogger {
         if !admitted {
             return;
         }
-        let mut message = cut(&record.args().to_string(), MESSAGE_LIMIT);
+        let mut message = text::bound(&record.args().to_string(), MESSAGE_LIMIT);
         if dropped > 0 {
             message = format!(
                 "({dropped} earlier PROTOBUF_NATIVE checker log records dropped: more than \
@@ -103,9 +102,11 @@ impl Log for JavaLogger {
         }
         let level = record.level() as i32;
         let target = record.target();
-        let _ = catch_unwind(AssertUnwindSafe(|| {
+        // A log line is never worth a panic in the check that logs it: one caught here is
+        // dropped with the line.
+        let _ = protocompat::contain_panics(|| {
             let Ok(vm) = JavaVM::singleton() else {
-                return;
+                return Ok(());
             };
             // Already attached (we are inside a native call), so this is cheap; any Java
             // exception the call raises comes back as an Err and is dropped here.
@@ -124,7 +125,8 @@ impl Log for JavaLogger {
                 )?;
                 Ok(())
             });
-        }));
+            Ok(())
+        });
     }
 
     fn flush(&self) {}

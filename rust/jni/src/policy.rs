@@ -11,7 +11,8 @@ use std::fmt;
 use jni::errors::ErrorPolicy;
 use jni::strings::JNIString;
 use jni::{jni_str, Env};
-use protocompat::report::{cut, TEXT_LIMIT};
+use protocompat::report::TEXT_LIMIT;
+use protocompat::text;
 use protocompat::CheckError;
 
 pub(crate) enum BridgeError {
@@ -66,7 +67,7 @@ fn throw(env: &mut Env<'_>, message: String) {
     if env.exception_check() {
         return;
     }
-    let message = cut(&message, TEXT_LIMIT);
+    let message = text::bound(&message, TEXT_LIMIT);
     // throw_new reports the thrown exception as an Err; that is the point, not a failure.
     let _ = env.throw_new(EXCEPTION_CLASS, JNIString::from(message));
 }
@@ -88,10 +89,10 @@ impl<T: Default> ErrorPolicy<T, BridgeError> for ThrowCheckException {
         _cap: &mut Self::Captures<'unowned_env_local, 'native_method>,
         payload: Box<dyn Any + Send + 'static>,
     ) -> jni::errors::Result<T> {
-        let message = protocompat::panic_message(payload.as_ref());
-        // Dropping a payload can itself panic; leaking it is the safe choice.
-        std::mem::forget(payload);
-        throw(env, CheckError::Internal(message).to_string());
+        throw(
+            env,
+            protocompat::contain::internal_error(payload).to_string(),
+        );
         Ok(T::default())
     }
 }
