@@ -236,12 +236,6 @@ pub fn bounded_lines(
     joined
 }
 
-/// Old name of [`crate::text::bound`], kept while `walk` still calls it; new code calls
-/// `text::bound`.
-pub(crate) fn cut(text: &str, max_bytes: usize) -> String {
-    text::bound(text, max_bytes)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,8 +13,9 @@ use crate::model::{FieldRef, MessageRef};
 
 use crate::budget::Budget;
 use crate::error::CheckError;
-use crate::report::{cut, KEPT_FINDINGS};
+use crate::report::KEPT_FINDINGS;
 use crate::rules::{Check, FieldPair, MessagePair, Rule, Severity, Violation, RULES};
+use crate::text::bound;
 
 /// Longest path kept in a finding; a longer one keeps its root and its last fields.
 const PATH_LIMIT: usize = 512;
@@ -72,8 +73,8 @@ impl Verdict {
                 rule,
                 path: path(v.field.as_deref()),
                 number: v.number,
-                writer: cut(&v.writer, DESCRIPTION_LIMIT),
-                reader: cut(&v.reader, DESCRIPTION_LIMIT),
+                writer: bound(&v.writer, DESCRIPTION_LIMIT),
+                reader: bound(&v.reader, DESCRIPTION_LIMIT),
             });
         }
     }
@@ -109,11 +110,11 @@ impl Paths<'_> {
             }
             return path;
         }
-        let head = cut(&self.root, PATH_LIMIT / 4);
+        let head = bound(&self.root, PATH_LIMIT / 4);
         let mut tail: Vec<String> = Vec::new();
         let mut room = PATH_LIMIT - head.len() - 32;
         for name in &names {
-            let name = cut(name, PATH_LIMIT / 4);
+            let name = bound(name, PATH_LIMIT / 4);
             if name.len() + 1 > room {
                 break;
             }
@@ -144,7 +145,7 @@ pub(crate) fn can_read(
             if let Some(violation) = check(&roots) {
                 // Different root messages are different types: comparing their fields
                 // would only add noise to a verdict that is already final.
-                let path = cut(reader.full_name(), PATH_LIMIT);
+                let path = bound(reader.full_name(), PATH_LIMIT);
                 verdict.record(rule, |_| path, violation);
                 return Ok(Some(verdict));
             }

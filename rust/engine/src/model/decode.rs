@@ -11,6 +11,7 @@
 
 use std::collections::HashMap;
 
+use super::defaults;
 use super::features::{
     FeatureError, FeatureSet, Features, FieldPresence, MessageEncoding, RepeatedFieldEncoding,
     Syntax, EDITION_PROTO2, EDITION_PROTO3,
@@ -19,8 +20,8 @@ use super::tables::{
     Enum, EnumValue, Field, File, Label, Message, Model, Oneof, Scalar, Span, Str, Type, NONE,
 };
 use super::wire::Fields;
-use super::{defaults, truncate};
 use crate::error::DecodeError;
+use crate::text::bound;
 
 /// Field numbers of descriptor.proto's messages.
 mod tag {
@@ -267,12 +268,12 @@ impl<'a> Builder<'a> {
             (false, false) => format!("{scope}.{}", element.name),
         };
         if element.is_empty() {
-            format!(" (file `{}`)", truncate(file, 200))
+            format!(" (file `{}`)", bound(file, 200))
         } else {
             format!(
                 " (file `{}`, at {})",
-                truncate(file, 200),
-                truncate(&element, 300)
+                bound(file, 200),
+                bound(&element, 300)
             )
         }
     }
@@ -376,7 +377,7 @@ impl<'a> Builder<'a> {
     }
 
     fn syntax(&self, file: u32, text: Option<&str>, edition: Option<i32>) -> Result<Syntax> {
-        let file_name = truncate(self.text(self.model.files[file as usize].name), 200);
+        let file_name = bound(self.text(self.model.files[file as usize].name), 200);
         match text.unwrap_or("") {
             "" | "proto2" if matches!(edition, None | Some(EDITION_PROTO2)) => Ok(Syntax::Proto2),
             "proto3" if matches!(edition, None | Some(EDITION_PROTO3)) => Ok(Syntax::Proto3),
@@ -399,7 +400,7 @@ impl<'a> Builder<'a> {
             )))),
             other => Err(BuildError::Refused(DecodeError::invalid(format!(
                 "file `{file_name}` declares unknown syntax `{}`",
-                truncate(other, 40)
+                bound(other, 40)
             )))),
         }
     }
@@ -549,8 +550,8 @@ impl<'a> Builder<'a> {
                 format!(
                     "field number '{}' is used by both '{}' and '{}'",
                     second_row.number,
-                    truncate(&first, 100),
-                    truncate(&second, 100)
+                    bound(&first, 100),
+                    bound(&second, 100)
                 ),
             ));
         }
@@ -564,7 +565,7 @@ impl<'a> Builder<'a> {
                     scope: owner,
                     name: &second,
                 },
-                format!("field name '{}' is declared twice", truncate(&second, 100)),
+                format!("field name '{}' is declared twice", bound(&second, 100)),
             ));
         }
         Ok(())
@@ -929,7 +930,7 @@ impl<'a> Builder<'a> {
                     scope: full_name,
                     name: &twice,
                 },
-                format!("enum value '{}' is declared twice", truncate(&twice, 100)),
+                format!("enum value '{}' is declared twice", bound(&twice, 100)),
             ));
         }
         if ctx.syntax == Syntax::Proto3 && rows[0].number != 0 {
@@ -970,7 +971,7 @@ impl<'a> Builder<'a> {
                 let text = if p.name.is_empty() {
                     "the field has no type name".to_owned()
                 } else {
-                    format!("'{}' is not defined", truncate(p.name, 200))
+                    format!("'{}' is not defined", bound(p.name, 200))
                 };
                 return Err(what(&self, text));
             };
@@ -991,7 +992,7 @@ impl<'a> Builder<'a> {
                     &self,
                     format!(
                         "'{}' is {kind}, which the declared type does not allow",
-                        truncate(p.name, 200)
+                        bound(p.name, 200)
                     ),
                 ));
             }
@@ -1043,7 +1044,7 @@ impl<'a> Builder<'a> {
                 let error = self.refuse(
                     file,
                     Element::named(full_name),
-                    format!("'{}' is already defined", truncate(name, 200)),
+                    format!("'{}' is already defined", bound(name, 200)),
                 );
                 return Err(match error {
                     BuildError::Refused(e) => e,

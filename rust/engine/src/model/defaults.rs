@@ -2,6 +2,7 @@
 //! protobuf parses it, and the implicit default of a field that declares none.
 
 use super::tables::{Kind, Scalar};
+use crate::text::bound;
 
 /// A field's default, typed.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,7 +27,7 @@ pub(crate) fn parse(text: &str, kind: &Kind<'_>) -> Result<DefaultValue, String>
     let bad = || {
         format!(
             "invalid default value '{}' for type '{}'",
-            crate::model::truncate(text, 60),
+            bound(text, 60),
             type_name(kind)
         )
     };
@@ -39,8 +40,8 @@ pub(crate) fn parse(text: &str, kind: &Kind<'_>) -> Result<DefaultValue, String>
             .ok_or_else(|| {
                 format!(
                     "enum `{}` has no value named '{}' for the default",
-                    crate::model::truncate(e.full_name(), 120),
-                    crate::model::truncate(text, 60)
+                    bound(e.full_name(), 120),
+                    bound(text, 60)
                 )
             }),
         Kind::Message(_) | Kind::Group(_) => Err("message fields cannot have defaults".to_owned()),

@@ -12,12 +12,13 @@ use prost::Message;
 use prost_types::{FileDescriptorProto, FileDescriptorSet};
 
 use super::decode::{self, BuildError, Builder};
+use super::list_names;
 use super::prescan::{self, FileRecord};
 use super::tables::Model;
 use super::wire::Fields;
-use super::{list_names, truncate};
 use crate::error::DecodeError;
 use crate::limits::Limits;
+use crate::text::bound;
 
 pub(crate) fn build_model(
     bytes: &[u8],
@@ -62,7 +63,7 @@ fn malformed(record: FileRecord<'_>, description: &str) -> DecodeError {
     match decode(record) {
         Err(error) => error,
         Ok(file) => not_a_descriptor_set(
-            &format!("{description} (in file `{}`)", truncate(file.name(), 200)),
+            &format!("{description} (in file `{}`)", bound(file.name(), 200)),
             &[],
         ),
     }
@@ -111,7 +112,7 @@ fn load<'a>(name: &[u8], records: &[FileRecord<'a>]) -> Result<FileRecord<'a>, D
         if other.bytes != first.bytes {
             return Err(DecodeError::invalid(format!(
                 "fileDescriptorSet holds two different files named `{}`",
-                truncate(&String::from_utf8_lossy(name), 200)
+                bound(&String::from_utf8_lossy(name), 200)
             )));
         }
     }
@@ -137,7 +138,7 @@ fn import_closure<'a>(
         names.sort();
         return Err(DecodeError::invalid(format!(
             "root file `{}` is not in the fileDescriptorSet (it holds: {})",
-            truncate(root_file, 200),
+            bound(root_file, 200),
             list_names(&names, "no file with a name")
         )));
     };
@@ -188,15 +189,15 @@ fn import_closure<'a>(
                 cycle.push(import.to_owned());
                 return Err(DecodeError::invalid(format!(
                     "import cycle: {}",
-                    truncate(&cycle.join(" -> "), 600)
+                    bound(&cycle.join(" -> "), 600)
                 )));
             }
             None => {
                 let Some((&name, records)) = files.get_key_value(import.as_bytes()) else {
                     return Err(DecodeError::invalid(format!(
                         "file `{}` imports `{}`, which is not in the fileDescriptorSet",
-                        truncate(&String::from_utf8_lossy(top.name), 200),
-                        truncate(import, 200)
+                        bound(&String::from_utf8_lossy(top.name), 200),
+                        bound(import, 200)
                     )));
                 };
                 marks.insert(name, Mark::InProgress);
@@ -266,6 +267,6 @@ fn describe(description: &str, within: &[String]) -> String {
     if within.is_empty() {
         description.to_owned()
     } else {
-        truncate(&format!("{description} (in {})", within.join(" > ")), 400)
+        bound(&format!("{description} (in {})", within.join(" > ")), 400)
     }
 }

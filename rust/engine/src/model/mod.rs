@@ -22,6 +22,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::DecodeError;
 use crate::limits::Limits;
+use crate::text::bound;
 
 pub use defaults::DefaultValue;
 pub use features::{
@@ -95,9 +96,9 @@ fn find_root(model: &Model, root_message: &str, root_file: &str) -> Result<u32, 
         Some(message) if message.file().name() == root_file => Ok(message.id()),
         Some(message) => Err(DecodeError::invalid(format!(
             "root message `{}` is declared in `{}`, not in the root file `{}`",
-            truncate(root_message, 200),
-            truncate(message.file().name(), 200),
-            truncate(root_file, 200)
+            bound(root_message, 200),
+            bound(message.file().name(), 200),
+            bound(root_file, 200)
         ))),
         None => {
             let declared: Vec<String> = messages
@@ -107,8 +108,8 @@ fn find_root(model: &Model, root_message: &str, root_file: &str) -> Result<u32, 
             Err(DecodeError::invalid(format!(
                 "root message `{}` is not declared in the root file `{}` \
                  (it declares: {})",
-                truncate(root_message, 200),
-                truncate(root_file, 200),
+                bound(root_message, 200),
+                bound(root_file, 200),
                 list_names(&declared, "no messages")
             )))
         }
@@ -123,19 +124,11 @@ pub(crate) fn list_names(names: &[String], if_empty: &str) -> String {
     let mut listed = names
         .iter()
         .take(LISTED_NAMES)
-        .map(|n| truncate(n, 120))
+        .map(|n| bound(n, 120))
         .collect::<Vec<_>>()
         .join(", ");
     if names.len() > LISTED_NAMES {
         listed.push_str(&format!(" and {} more", names.len() - LISTED_NAMES));
     }
     listed
-}
-
-/// Cuts attacker-sized text (names, values) down for messages, on a character boundary.
-pub(crate) fn truncate(text: &str, max_chars: usize) -> String {
-    match text.char_indices().nth(max_chars) {
-        None => text.to_owned(),
-        Some((end, _)) => format!("{}…", &text[..end]),
-    }
 }

@@ -18,8 +18,8 @@
 use std::borrow::Cow;
 
 use super::descriptor_set::not_a_descriptor_set;
-use super::truncate;
 use crate::error::DecodeError;
+use crate::text::bound;
 
 /// What a descriptor set declares, counted over every file in it, imported or not.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -90,7 +90,7 @@ impl Scan<'_> {
         };
         let file = match self.files.get(index) {
             Some(file) if !file.name.is_empty() => {
-                format!("`{}`", truncate(&String::from_utf8_lossy(file.name), 200))
+                format!("`{}`", bound(&String::from_utf8_lossy(file.name), 200))
             }
             Some(_) => "with no name".to_owned(),
             None => format!("number {} of the set", index + 1),

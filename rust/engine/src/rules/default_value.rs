@@ -4,8 +4,8 @@
 //! a change of either kind changes what the reader sees.
 
 use super::{FieldPair, Violation};
-use crate::model::truncate;
 use crate::model::{DefaultValue, FieldRef, Kind, Scalar};
+use crate::text::bound;
 
 pub(crate) fn default_value_changed(pair: &FieldPair) -> Option<Violation> {
     if pair.writer.is_repeated() || pair.reader.is_repeated() {
@@ -91,13 +91,13 @@ impl EffectiveDefault {
             },
             (Comparable::Text(bytes), _) => format!(
                 "\"{}\"",
-                truncate(
+                bound(
                     &String::from_utf8_lossy(bytes).escape_debug().to_string(),
                     60
                 )
             ),
             (_, _) => match declared {
-                Some(text) => truncate(text, 60),
+                Some(text) => bound(text, 60),
                 None if matches!(kind, Kind::Scalar(Scalar::Bool)) => "false".to_owned(),
                 None => "0".to_owned(),
             },
