@@ -6,9 +6,22 @@ use serde::Serialize;
 
 use crate::schema_ref::NamedSchema;
 
-/// The rule ID a bad input is reported under.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+/// The rule ID a bad input is reported under (`RESOURCE_LIMIT_EXCEEDED`: the ID is derived
+/// from the variant).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[strum(serialize_all = "SCREAMING_SNAKE_CASE")]
 pub enum ErrorRule {
     /// The bytes do not describe a schema protobuf itself would build.
     SchemaReconstructionFailed,
@@ -20,11 +33,7 @@ pub enum ErrorRule {
 
 impl ErrorRule {
     pub fn id(self) -> &'static str {
-        match self {
-            ErrorRule::SchemaReconstructionFailed => "SCHEMA_RECONSTRUCTION_FAILED",
-            ErrorRule::UnsupportedFeature => "UNSUPPORTED_FEATURE",
-            ErrorRule::ResourceLimitExceeded => "RESOURCE_LIMIT_EXCEEDED",
-        }
+        self.into()
     }
 }
 
@@ -76,7 +85,7 @@ pub struct SchemaError {
 
 impl fmt::Display for SchemaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}: {}", self.rule.id(), self.schema, self.message)?;
+        write!(f, "{}: {}: {}", self.rule, self.schema, self.message)?;
         if let Some(setting) = self.setting {
             write!(f, " ({setting}=N raises it)")?;
         }
@@ -85,6 +94,9 @@ impl fmt::Display for SchemaError {
 }
 
 impl std::error::Error for SchemaError {}
+
+/// The rule ID of a failure of ours, not of the input.
+const INTERNAL_ERROR: &str = "INTERNAL_ERROR";
 
 /// Why a check produced no verdict.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,8 +114,8 @@ impl CheckError {
     pub fn rule_id(&self) -> &'static str {
         match self {
             CheckError::Schema(e) => e.rule.id(),
-            CheckError::Internal(_) => "INTERNAL_ERROR",
-            CheckError::TooMuchWork(..) => "RESOURCE_LIMIT_EXCEEDED",
+            CheckError::Internal(_) => INTERNAL_ERROR,
+            CheckError::TooMuchWork(..) => ErrorRule::ResourceLimitExceeded.id(),
         }
     }
 
@@ -136,11 +148,12 @@ impl fmt::Display for CheckError {
             CheckError::Schema(e) => e.fmt(f),
             CheckError::Internal(msg) => write!(
                 f,
-                "INTERNAL_ERROR: the PROTOBUF_NATIVE checker failed unexpectedly ({msg}); \
+                "{INTERNAL_ERROR}: the PROTOBUF_NATIVE checker failed unexpectedly ({msg}); \
                  the schema was not accepted; please report this with the schemas involved"
             ),
             CheckError::TooMuchWork(msg, setting) => {
-                write!(f, "RESOURCE_LIMIT_EXCEEDED: {msg} ({setting}=N raises it)")
+                let rule = ErrorRule::ResourceLimitExceeded;
+                write!(f, "{rule}: {msg} ({setting}=N raises it)")
             }
         }
     }
@@ -151,5 +164,30 @@ impl std::error::Error for CheckError {}
 impl From<SchemaError> for CheckError {
     fn from(e: SchemaError) -> Self {
         CheckError::Schema(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use strum::VariantArray;
+
+    #[test]
+    fn json_and_text_use_the_same_derived_ids() {
+        for rule in ErrorRule::VARIANTS {
+            let json = serde_json::to_string(rule).unwrap();
+            assert_eq!(json, format!("\"{}\"", rule.id()));
+            assert_eq!(rule.to_string(), rule.id());
+        }
+        assert_eq!(
+            ErrorRule::SchemaReconstructionFailed.id(),
+            "SCHEMA_RECONSTRUCTION_FAILED"
+        );
+        let work = CheckError::TooMuchWork("too much".into(), "limit.maxFieldComparisons");
+        assert_eq!(work.rule_id(), "RESOURCE_LIMIT_EXCEEDED");
+        assert_eq!(
+            work.to_string(),
+            "RESOURCE_LIMIT_EXCEEDED: too much (limit.maxFieldComparisons=N raises it)"
+        );
     }
 }

@@ -4,21 +4,37 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde::Serialize;
+use strum::VariantArray;
 
-/// A strategy as the broker names it. The numeric codes are our JNI contract, listed
-/// explicitly so that a reordering of Pulsar's Java enum can never change a verdict.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+/// A strategy as the broker names it (`FULL_TRANSITIVE`: the name is derived from the
+/// variant). The numeric codes are our JNI contract, written as the discriminants so that a
+/// reordering of Pulsar's Java enum can never change a verdict.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::FromRepr,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[strum(serialize_all = "SCREAMING_SNAKE_CASE")]
+#[repr(i32)]
 pub enum Strategy {
-    Undefined,
-    AlwaysIncompatible,
-    AlwaysCompatible,
-    Backward,
-    Forward,
-    Full,
-    BackwardTransitive,
-    ForwardTransitive,
-    FullTransitive,
+    Undefined = 0,
+    AlwaysIncompatible = 1,
+    AlwaysCompatible = 2,
+    Backward = 3,
+    Forward = 4,
+    Full = 5,
+    BackwardTransitive = 6,
+    ForwardTransitive = 7,
+    FullTransitive = 8,
 }
 
 /// Which schema of a compared pair wrote the message.
@@ -71,39 +87,23 @@ impl From<Strategy> for Requested {
     }
 }
 
-const ALL: [(Strategy, i32, &str); 9] = [
-    (Strategy::Undefined, 0, "UNDEFINED"),
-    (Strategy::AlwaysIncompatible, 1, "ALWAYS_INCOMPATIBLE"),
-    (Strategy::AlwaysCompatible, 2, "ALWAYS_COMPATIBLE"),
-    (Strategy::Backward, 3, "BACKWARD"),
-    (Strategy::Forward, 4, "FORWARD"),
-    (Strategy::Full, 5, "FULL"),
-    (Strategy::BackwardTransitive, 6, "BACKWARD_TRANSITIVE"),
-    (Strategy::ForwardTransitive, 7, "FORWARD_TRANSITIVE"),
-    (Strategy::FullTransitive, 8, "FULL_TRANSITIVE"),
-];
-
 impl Strategy {
     /// Every strategy, in native-code order.
     pub fn all() -> impl Iterator<Item = Strategy> {
-        ALL.iter().map(|(s, _, _)| *s)
+        Strategy::VARIANTS.iter().copied()
     }
 
     /// The strategy for a native code, `None` for a code we do not know.
     pub fn from_code(code: i32) -> Option<Strategy> {
-        ALL.iter().find(|(_, c, _)| *c == code).map(|(s, _, _)| *s)
+        Strategy::from_repr(code)
     }
 
     pub fn code(self) -> i32 {
-        ALL.iter()
-            .find(|(s, _, _)| *s == self)
-            .map_or(0, |(_, c, _)| *c)
+        self as i32
     }
 
     pub fn name(self) -> &'static str {
-        ALL.iter()
-            .find(|(s, _, _)| *s == self)
-            .map_or("UNDEFINED", |(_, _, n)| n)
+        self.into()
     }
 
     /// The directions this strategy requires for every existing schema.
@@ -121,27 +121,36 @@ impl Strategy {
     }
 }
 
-impl fmt::Display for Strategy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 impl FromStr for Strategy {
     type Err = String;
 
     /// Accepts Pulsar's names in any case, with `-` or `_`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wanted = s.trim().to_ascii_uppercase().replace('-', "_");
-        ALL.iter()
-            .find(|(_, _, name)| *name == wanted)
-            .map(|(s, _, _)| *s)
+        Strategy::all()
+            .find(|strategy| strategy.name() == wanted)
             .ok_or_else(|| {
-                let names: Vec<&str> = ALL.iter().map(|(_, _, n)| *n).collect();
+                let names: Vec<&str> = Strategy::all().map(Strategy::name).collect();
                 format!(
                     "unknown strategy `{s}`; expected one of {}",
                     names.join(", ")
                 )
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_and_text_use_the_same_derived_names() {
+        for strategy in Strategy::all() {
+            let json = serde_json::to_string(&strategy).unwrap();
+            assert_eq!(json, format!("\"{}\"", strategy.name()));
+            assert_eq!(strategy.to_string(), strategy.name());
+        }
+        assert_eq!(Strategy::FullTransitive.name(), "FULL_TRANSITIVE");
+        assert_eq!(Strategy::AlwaysIncompatible.code(), 1);
     }
 }
