@@ -21,8 +21,11 @@ use serde::Serialize;
 use crate::model::{FieldRef, Kind, MessageRef, Syntax};
 
 /// Every rule ID a report or error can carry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, strum::IntoStaticStr,
+)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[strum(serialize_all = "SCREAMING_SNAKE_CASE")]
 pub enum RuleId {
     RootMessageChanged,
     SyntaxChanged,
@@ -43,21 +46,7 @@ pub enum RuleId {
 
 impl RuleId {
     pub fn id(self) -> &'static str {
-        match self {
-            RuleId::RootMessageChanged => "ROOT_MESSAGE_CHANGED",
-            RuleId::SyntaxChanged => "SYNTAX_CHANGED",
-            RuleId::FieldNumberChanged => "FIELD_NUMBER_CHANGED",
-            RuleId::RequiredFieldAdded => "REQUIRED_FIELD_ADDED",
-            RuleId::RequiredFieldRemoved => "REQUIRED_FIELD_REMOVED",
-            RuleId::RequiredLabelChanged => "REQUIRED_LABEL_CHANGED",
-            RuleId::FieldKindChanged => "FIELD_KIND_CHANGED",
-            RuleId::DefaultValueChanged => "DEFAULT_VALUE_CHANGED",
-            RuleId::RepeatedToSingular => "REPEATED_TO_SINGULAR",
-            RuleId::PackedToExpanded => "PACKED_TO_EXPANDED",
-            RuleId::ScalarTypeChanged => "SCALAR_TYPE_CHANGED",
-            RuleId::AlwaysIncompatible => "ALWAYS_INCOMPATIBLE",
-            RuleId::UnknownStrategy => "UNKNOWN_STRATEGY",
-        }
+        self.into()
     }
 }
 
