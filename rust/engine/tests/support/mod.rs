@@ -1,6 +1,7 @@
 //! Helpers shared by the engine's integration tests.
 #![allow(dead_code)]
 
+pub mod cases;
 pub mod collide;
 
 use std::path::{Path, PathBuf};

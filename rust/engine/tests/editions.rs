@@ -1,0 +1,283 @@
+//! Runs every Protobuf Editions case of `tests/fixtures/editions` (edition 2023 and 2024 schema
+//! data compiled by protoc and committed, see tests/fixtures/README.md) through the engine, in
+//! both directions and under FULL; checks that every rule of RULES.md section 2 fires in each
+//! direction somewhere; that each committed `.schema` holds its side's `.proto` files; and that
+//! the bad Editions inputs of `editions/bad` are refused with their rule.
+
+mod support;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use base64::Engine;
+use prost::Message;
+use protocompat::{check, CheckError, SchemaRole, Strategy};
+use serde_json::Value;
+use support::cases::{case_names, read_expect, root_messages, rules_fired, Case, DIRECTIONS};
+use support::{fixtures, schema_from_text};
+
+/// The rule IDs of RULES.md section 2 (the default profile's failures and its warning).
+const SECTION_2: [&str; 11] = [
+    "ROOT_MESSAGE_CHANGED",
+    "SYNTAX_CHANGED",
+    "FIELD_NUMBER_CHANGED",
+    "REQUIRED_FIELD_ADDED",
+    "REQUIRED_FIELD_REMOVED",
+    "REQUIRED_LABEL_CHANGED",
+    "FIELD_KIND_CHANGED",
+    "DEFAULT_VALUE_CHANGED",
+    "REPEATED_TO_SINGULAR",
+    "PACKED_TO_EXPANDED",
+    "SCALAR_TYPE_CHANGED",
+];
+
+const REGENERATE: &str =
+    "run tests/fixtures/editions/generate.py (tests/fixtures/README.md says how)";
+
+fn root() -> PathBuf {
+    fixtures().join("editions")
+}
+
+fn read_schema(dir: &Path, side: &str) -> Vec<u8> {
+    let path = dir.join(format!("{side}.schema"));
+    fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}; {REGENERATE}", path.display()))
+}
+
+fn cases() -> Vec<Case> {
+    let root = root();
+    case_names(&root, &["bad"])
+        .into_iter()
+        .map(|name| {
+            let dir = root.join(&name);
+            Case {
+                old: read_schema(&dir, "old"),
+                new: read_schema(&dir, "new"),
+                expect: read_expect(&dir),
+                name,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn every_case_gives_its_expected_findings_in_both_directions() {
+    let cases = cases();
+    assert!(cases.len() >= 30, "editions cases went missing");
+    let problems: Vec<String> = cases
+        .iter()
+        .flat_map(Case::compare_both_directions)
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn full_is_the_union_of_both_directions() {
+    let problems: Vec<String> = cases().iter().flat_map(Case::compare_full).collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_rule_of_section_2_fires_in_each_direction_somewhere() {
+    let cases = cases();
+    for (direction, _) in DIRECTIONS {
+        let fired = rules_fired(&cases, direction);
+        let missing: Vec<&str> = SECTION_2
+            .iter()
+            .copied()
+            .filter(|rule| !fired.contains(*rule))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "no editions case shows {missing:?} in direction {direction}"
+        );
+        let unknown: Vec<&String> = fired
+            .iter()
+            .filter(|rule| !SECTION_2.contains(&rule.as_str()))
+            .collect();
+        assert!(unknown.is_empty(), "expect.json names {unknown:?}");
+    }
+}
+
+#[test]
+fn a_schema_is_compatible_with_itself_in_every_case() {
+    let problems: Vec<String> = cases().iter().flat_map(Case::compare_with_itself).collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The `.proto` files under `dir`, as paths relative to it with `/` separators.
+fn proto_files(dir: &Path) -> BTreeSet<String> {
+    fn walk(base: &Path, dir: &Path, out: &mut BTreeSet<String>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(base, &path, out);
+            } else if path.extension().is_some_and(|e| e == "proto") {
+                let relative = path.strip_prefix(base).unwrap();
+                let parts: Vec<_> = relative.iter().map(|p| p.to_str().unwrap()).collect();
+                out.insert(parts.join("/"));
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// Schema data's root message, root file and the names of its descriptor set's files, read
+/// without the engine.
+fn schema_contents(data: &[u8]) -> Result<(String, String, Vec<String>), String> {
+    let json: Value = serde_json::from_slice(data).map_err(|e| format!("not JSON: {e}"))?;
+    let field = |name: &str| {
+        json[name]
+            .as_str()
+            .map(str::to_owned)
+            .ok_or(format!("no `{name}`"))
+    };
+    let set = base64::engine::general_purpose::STANDARD
+        .decode(field("fileDescriptorSet")?)
+        .map_err(|e| format!("bad base64: {e}"))?;
+    let set = prost_types::FileDescriptorSet::decode(set.as_slice())
+        .map_err(|e| format!("not a FileDescriptorSet: {e}"))?;
+    Ok((
+        field("rootMessageTypeName")?,
+        field("rootFileDescriptorName")?,
+        set.file.into_iter().map(|f| f.name().to_owned()).collect(),
+    ))
+}
+
+/// A `.schema` file that is missing, or was not regenerated after its case's files were added,
+/// removed or renamed, or after the case's root changed, is caught here: each side's descriptor
+/// set holds that side's `.proto` files by name, once each, and nothing else but protobuf's
+/// own `google/protobuf/` imports.
+#[test]
+fn each_schema_holds_its_sides_proto_files() {
+    let mut problems = Vec::new();
+    let root = root();
+    let names = case_names(&root, &["bad"]);
+    assert!(names.len() >= 30, "editions cases went missing");
+    for name in names {
+        let dir = root.join(&name);
+        let expect = read_expect(&dir);
+        let root_file = expect["root_file"].as_str().unwrap();
+        let (old_root, new_root) = root_messages(&expect);
+        for (side, root_message) in [("old", old_root), ("new", new_root)] {
+            let path = dir.join(format!("{side}.schema"));
+            let Ok(data) = fs::read(&path) else {
+                problems.push(format!("{name}/{side}.schema is missing"));
+                continue;
+            };
+            let (message, file, files) = match schema_contents(&data) {
+                Ok(contents) => contents,
+                Err(e) => {
+                    problems.push(format!("{name}/{side}.schema: {e}"));
+                    continue;
+                }
+            };
+            if message != root_message || file != root_file {
+                problems.push(format!(
+                    "{name}/{side}.schema has root {message} in {file}, expect.json says \
+                     {root_message} in {root_file}"
+                ));
+            }
+            let in_set: BTreeSet<String> = files.iter().cloned().collect();
+            if in_set.len() != files.len() {
+                problems.push(format!("{name}/{side}.schema repeats a file: {files:?}"));
+            }
+            let sources = proto_files(&dir.join(side));
+            if !sources.contains(root_file) {
+                problems.push(format!("{name}/{side}/{root_file} is missing"));
+            }
+            let missing: Vec<_> = sources.difference(&in_set).collect();
+            let extra: Vec<_> = in_set
+                .difference(&sources)
+                .filter(|f| !f.starts_with("google/protobuf/"))
+                .collect();
+            if !missing.is_empty() || !extra.is_empty() {
+                problems.push(format!(
+                    "{name}/{side}.schema lacks {missing:?} and has {extra:?}"
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}\n{REGENERATE}", problems.join("\n"));
+}
+
+/// The bad Editions inputs, each as the new schema and as an existing one: refused with its
+/// rule, a message holding every fragment of `message_contains` (ignoring ASCII case), and
+/// the right schema named.
+#[test]
+fn every_bad_editions_input_is_refused_with_its_rule_and_message() {
+    let dir = root().join("bad");
+    let expect: BTreeMap<String, Value> =
+        serde_json::from_str(&fs::read_to_string(dir.join("expect.json")).unwrap()).unwrap();
+    assert!(expect.len() >= 9, "the editions bad inputs shrank");
+    let on_disk: BTreeSet<String> = fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            name.strip_suffix(".schema").map(str::to_owned)
+        })
+        .collect();
+    let listed: BTreeSet<String> = expect.keys().cloned().collect();
+    assert_eq!(
+        on_disk, listed,
+        "editions/bad: the .schema files and expect.json disagree"
+    );
+
+    // A proto3 schema, so that only the bad input can be refused.
+    let good = schema_from_text(
+        "syntax = \"proto3\";\npackage shop;\nmessage Order { int64 id = 1; }\n",
+        "shop.Order",
+    );
+    let mut problems = Vec::new();
+    for (name, want) in &expect {
+        let data = fs::read(dir.join(format!("{name}.schema"))).unwrap();
+        let rule = want["rule"].as_str().unwrap();
+        let fragments: Vec<&str> = want["message_contains"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{name}: message_contains is a list"))
+            .iter()
+            .map(|f| f.as_str().unwrap())
+            .collect();
+
+        let as_new = check(&[good.as_slice()], &data, Strategy::Full);
+        let as_existing = check(
+            &[good.as_slice(), data.as_slice()],
+            &good,
+            Strategy::FullTransitive,
+        );
+        for (role, result, want_existing) in
+            [("new", as_new, None), ("existing", as_existing, Some(1))]
+        {
+            let Err(CheckError::Schema(error)) = result else {
+                problems.push(format!(
+                    "{name} as {role} schema: expected {rule}, got {result:?}"
+                ));
+                continue;
+            };
+            let message = error.message.to_ascii_lowercase();
+            let lacking: Vec<&&str> = fragments
+                .iter()
+                .filter(|f| !message.contains(&f.to_ascii_lowercase()))
+                .collect();
+            if error.rule.id() != rule || !lacking.is_empty() {
+                problems.push(format!(
+                    "{name} as {role}: expected {rule} with {fragments:?}, got: {error}"
+                ));
+            }
+            let named_right = match (&error.schema, want_existing) {
+                (SchemaRole::New { .. }, None) => true,
+                (SchemaRole::Existing { index, .. }, Some(i)) => *index == i,
+                _ => false,
+            };
+            if !named_right {
+                problems.push(format!(
+                    "{name} as {role}: the error names {}",
+                    error.schema
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -1,0 +1,176 @@
+//! Cases in the compat format (`old/`, `new/`, `expect.json`: tests/fixtures/README.md), and
+//! how a case is checked against the engine. Shared by the compat fixtures (compiled here) and
+//! the Editions fixtures (compiled schema data committed next to them).
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::Path;
+
+use protocompat::{check, Report, Strategy};
+use serde_json::Value;
+
+use super::sorted_keys;
+
+/// The two directions of `expect.json`: BACKWARD is canRead(existing = old, new), FORWARD is
+/// canRead(new, existing = old).
+pub const DIRECTIONS: [(&str, Strategy); 2] = [
+    ("old_writes_new_reads", Strategy::Backward),
+    ("new_writes_old_reads", Strategy::Forward),
+];
+
+pub struct Case {
+    pub name: String,
+    pub old: Vec<u8>,
+    pub new: Vec<u8>,
+    pub expect: Value,
+}
+
+/// The case folders under `root`, sorted; `skip` names folders that are not cases.
+pub fn case_names(root: &Path, skip: &[&str]) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().unwrap().is_dir())
+        .map(|e| e.file_name().into_string().unwrap())
+        .filter(|name| !skip.contains(&name.as_str()))
+        .collect();
+    names.sort();
+    names
+}
+
+/// A case folder's `expect.json`.
+pub fn read_expect(dir: &Path) -> Value {
+    let path = dir.join("expect.json");
+    serde_json::from_str(&fs::read_to_string(&path).unwrap())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The roots of the old and the new schema (`new_root_message` where the new one differs).
+pub fn root_messages(expect: &Value) -> (&str, &str) {
+    let old = expect["root_message"].as_str().unwrap();
+    (old, expect["new_root_message"].as_str().unwrap_or(old))
+}
+
+impl Case {
+    /// `expect.json`'s `direction.list` (`failures` or `warnings`), sorted.
+    pub fn expected(&self, direction: &str, list: &str) -> Vec<String> {
+        let mut keys: Vec<String> = self.expect[direction][list]
+            .as_array()
+            .unwrap_or_else(|| panic!("{}: {direction}.{list} missing", self.name))
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect();
+        keys.sort();
+        keys
+    }
+
+    pub fn compatible(&self, direction: &str) -> bool {
+        self.expect[direction]["compatible"]
+            .as_bool()
+            .unwrap_or_else(|| panic!("{}: {direction}.compatible missing", self.name))
+    }
+
+    /// The check of `new` against `old` as the one existing schema.
+    pub fn run(&self, strategy: Strategy) -> Result<Report, String> {
+        check(&[self.old.as_slice()], &self.new, strategy)
+            .map_err(|e| format!("{} under {strategy:?}: {e}", self.name))
+    }
+
+    /// Compares one direction (BACKWARD or FORWARD); returns each disagreement.
+    pub fn compare(&self, direction: &str, strategy: Strategy) -> Vec<String> {
+        let report = match self.run(strategy) {
+            Ok(report) => report,
+            Err(e) => return vec![e],
+        };
+        let mut problems = Vec::new();
+        for (list, actual) in [
+            ("failures", &report.failures),
+            ("warnings", &report.warnings),
+        ] {
+            let want = self.expected(direction, list);
+            let got = sorted_keys(actual);
+            if want != got {
+                problems.push(format!(
+                    "{} {direction} {list}: expected {want:?}, got {got:?}\n  report:\n{}",
+                    self.name,
+                    report.render_text()
+                ));
+            }
+        }
+        let want_compatible = self.compatible(direction);
+        if report.compatible != want_compatible {
+            problems.push(format!(
+                "{} {direction}: expected compatible={want_compatible}",
+                self.name
+            ));
+        }
+        problems
+    }
+
+    /// Both directions, each under its strategy.
+    pub fn compare_both_directions(&self) -> Vec<String> {
+        DIRECTIONS
+            .iter()
+            .flat_map(|(direction, strategy)| self.compare(direction, *strategy))
+            .collect()
+    }
+
+    /// FULL finds the failures of both directions and passes only when both do.
+    pub fn compare_full(&self) -> Vec<String> {
+        let full = match self.run(Strategy::Full) {
+            Ok(report) => report,
+            Err(e) => return vec![e],
+        };
+        let mut want: Vec<String> = DIRECTIONS
+            .iter()
+            .flat_map(|(direction, _)| self.expected(direction, "failures"))
+            .collect();
+        want.sort();
+        let both_compatible = DIRECTIONS.iter().all(|(d, _)| self.compatible(d));
+        let mut problems = Vec::new();
+        let got = sorted_keys(&full.failures);
+        if got != want {
+            problems.push(format!(
+                "{} FULL failures: expected {want:?}, got {got:?}",
+                self.name
+            ));
+        }
+        if full.compatible != both_compatible {
+            problems.push(format!(
+                "{} FULL: expected compatible={both_compatible}",
+                self.name
+            ));
+        }
+        problems
+    }
+
+    /// Each side checked against itself under FULL finds nothing.
+    pub fn compare_with_itself(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        for (side, data) in [("old", &self.old), ("new", &self.new)] {
+            match check(&[data.as_slice()], data, Strategy::Full) {
+                Ok(report) if report.failures.is_empty() && report.warnings.is_empty() => {}
+                Ok(report) => problems.push(format!(
+                    "{} {side} against itself: {}",
+                    self.name,
+                    report.render_text()
+                )),
+                Err(e) => problems.push(format!("{} {side} against itself: {e}", self.name)),
+            }
+        }
+        problems
+    }
+}
+
+/// The rule IDs `expect.json` says fire (failures and warnings) in `direction` over `cases`.
+pub fn rules_fired(cases: &[Case], direction: &str) -> BTreeSet<String> {
+    cases
+        .iter()
+        .flat_map(|c| {
+            let mut keys = c.expected(direction, "failures");
+            keys.extend(c.expected(direction, "warnings"));
+            keys
+        })
+        .map(|k| k.split(' ').next().unwrap().to_owned())
+        .collect()
+}
