@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use base64::Engine;
 use prost::Message;
-use protocompat::{check, CheckError, SchemaRole, Strategy};
+use protocompat::{check, CheckError, SchemaRef, Strategy};
 use serde_json::Value;
 use support::cases::{case_names, read_expect, root_messages, rules_fired, Case, DIRECTIONS};
 use support::{fixtures, schema_from_text};
@@ -266,9 +266,9 @@ fn every_bad_editions_input_is_refused_with_its_rule_and_message() {
                     "{name} as {role}: expected {rule} with {fragments:?}, got: {error}"
                 ));
             }
-            let named_right = match (&error.schema, want_existing) {
-                (SchemaRole::New { .. }, None) => true,
-                (SchemaRole::Existing { index, .. }, Some(i)) => *index == i,
+            let named_right = match (error.schema.which, want_existing) {
+                (SchemaRef::New, None) => true,
+                (SchemaRef::Existing(index), Some(i)) => index == i,
                 _ => false,
             };
             if !named_right {
