@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use protocompat::schema::SchemaData;
+use protocompat::model::SchemaData;
 use protocompat::{Bounds, CheckError, Checker, Requested};
 
 fn schema(set: &[u8]) -> Vec<u8> {

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use protocompat::schema::SchemaData;
+use protocompat::model::SchemaData;
 
 /// Root names the seed corpus uses (the compat fixtures and the catalogue).
 const ROOTS: [(&str, &str); 4] = [
