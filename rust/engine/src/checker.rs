@@ -21,6 +21,7 @@ use crate::limits::Limits;
 use crate::model::{short_sha256, Schema};
 use crate::report::Report;
 use crate::rules::RuleId;
+use crate::schema_ref::{LazyDigest, SchemaDigest};
 use crate::schema_ref::{NamedSchema, SchemaRef};
 use crate::strategy::{Direction, Requested, Strategy};
 use crate::walk::{self, Verdict};
@@ -116,17 +117,21 @@ pub struct CacheStats {
 struct Remembered {
     /// Unique for the life of the process: decoded schemas and results are keyed by it.
     id: u64,
-    data: Box<[u8]>,
-    sha256: String,
+    /// The data, and its digest once shown: a report names the schema by it.
+    data: Arc<LazyDigest>,
     /// The root message's full name, or why the schema is unusable.
     root: Result<String, DecodeError>,
 }
 
 impl Remembered {
+    fn digest(&self) -> SchemaDigest {
+        SchemaDigest::new(self.data.clone())
+    }
+
     fn weight(&self) -> usize {
         std::mem::size_of::<Remembered>()
-            + self.data.len()
-            + self.sha256.len()
+            + self.data.data().len()
+            + 12
             + match &self.root {
                 Ok(name) => name.len(),
                 Err(e) => e.message.len(),
@@ -277,11 +282,7 @@ impl Checker {
         let mut new = self.fetch(source, SchemaRef::New)?;
         memory.check("after decoding the new schema")?;
         let new_root = usable(&new.entry, SchemaRef::New)?;
-        let mut report = Report::new(
-            requested.name(),
-            source.existing(),
-            new.entry.sha256.clone(),
-        );
+        let mut report = Report::new(requested.name(), source.existing(), new.entry.digest());
         let strategy = match comparing_strategy(requested) {
             Ok(strategy) => strategy,
             Err((rule, why)) => {
@@ -326,7 +327,7 @@ impl Checker {
             memory.check("after decoding an existing schema")?;
             for &direction in directions {
                 let verdict = self.verdict(new, &mut old, index, direction, &mut work, memory)?;
-                report.add_verdict(index, &old.entry.sha256, direction, &verdict);
+                report.add_verdict(index, &old.entry.digest(), direction, &verdict);
             }
         }
         Ok(work.walked)
@@ -377,7 +378,7 @@ impl Checker {
             .inspect(which, |bytes| {
                 let key = self.digest.of(bytes);
                 let candidate = lock(&self.schemas).get(&key);
-                let hit = candidate.filter(|entry| *entry.data == *bytes);
+                let hit = candidate.filter(|entry| entry.data.data() == bytes);
                 (key, bytes.len(), hit)
             })
             .map_err(CheckError::Internal)?;
@@ -389,13 +390,13 @@ impl Checker {
         }
         // Past the size limit the bytes are neither copied nor remembered.
         if let Err(refused) = self.limits.check_size(size) {
+            let sha256 = source
+                .inspect(which, short_sha256)
+                .map_err(CheckError::Internal)?;
             return Ok(Fetched {
                 entry: Arc::new(Remembered {
                     id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-                    data: Box::new([]),
-                    sha256: source
-                        .inspect(which, short_sha256)
-                        .map_err(CheckError::Internal)?,
+                    data: Arc::new(LazyDigest::known(sha256)),
                     root: Err(refused),
                 }),
                 schema: None,
@@ -405,12 +406,11 @@ impl Checker {
         let decoded = Schema::decode_within(&data, &self.limits);
         let entry = Arc::new(Remembered {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-            sha256: short_sha256(&data),
             root: decoded
                 .as_ref()
                 .map(|s| s.root().full_name().to_owned())
                 .map_err(Clone::clone),
-            data: data.into_boxed_slice(),
+            data: Arc::new(LazyDigest::new(data.into_boxed_slice())),
         });
         lock(&self.schemas).put(key, entry.clone(), entry.weight());
         let schema = decoded.ok().map(Arc::new);
@@ -431,7 +431,7 @@ impl Checker {
         let schema = match cached {
             Some(schema) => schema,
             None => {
-                let schema = Schema::decode_within(&fetched.entry.data, &self.limits)
+                let schema = Schema::decode_within(fetched.entry.data.data(), &self.limits)
                     .map(Arc::new)
                     .map_err(|e| {
                         CheckError::Internal(format!(
@@ -453,7 +453,7 @@ impl Checker {
         new: &Remembered,
         direction: Direction,
     ) -> Option<Arc<Verdict>> {
-        if old.id == new.id || old.data == new.data {
+        if old.id == new.id || old.data.data() == new.data.data() {
             // The same bytes on both sides: no rule can find anything.
             return Some(Arc::new(Verdict::default()));
         }
@@ -541,7 +541,7 @@ fn too_much_work(limits: &Limits, history: usize) -> CheckError {
 fn usable(entry: &Remembered, which: SchemaRef) -> Result<&str, CheckError> {
     entry.root.as_deref().map_err(|e| {
         CheckError::Schema(SchemaError {
-            schema: NamedSchema::new(which, entry.sha256.clone()),
+            schema: NamedSchema::new(which, entry.digest().as_str()),
             rule: e.rule,
             message: e.message.clone(),
             setting: e.setting,

@@ -42,7 +42,7 @@ pub use limits::Limits;
 pub use model::Schema;
 pub use report::{Finding, Report};
 pub use rules::{RuleId, Severity};
-pub use schema_ref::{NamedSchema, SchemaRef};
+pub use schema_ref::{NamedSchema, SchemaDigest, SchemaRef};
 pub use settings::{Setting, Settings, SETTINGS};
 pub use strategy::{Direction, Requested, Strategy};
 

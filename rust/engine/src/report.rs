@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::rules::{RuleId, Severity};
-use crate::schema_ref::{NamedSchema, SchemaRef};
+use crate::schema_ref::{NamedSchema, SchemaDigest, SchemaRef};
 use crate::strategy::Direction;
 use crate::text;
 use crate::walk::Verdict;
@@ -65,7 +65,7 @@ pub struct Report {
     /// How many existing schemas the caller passed.
     pub existing_schemas: usize,
     /// The first 12 hex digits of the SHA-256 of the proposed schema's data.
-    pub new_schema_sha256: String,
+    pub new_schema_sha256: SchemaDigest,
     /// How many failures the check found; the first [`KEPT_FINDINGS`] are in `failures`.
     pub total_failures: usize,
     /// How many warnings the check found; the first [`KEPT_FINDINGS`] are in `warnings`.
@@ -78,13 +78,13 @@ impl Report {
     pub(crate) fn new(
         strategy: String,
         existing_schemas: usize,
-        new_schema_sha256: String,
+        new_schema_sha256: impl Into<SchemaDigest>,
     ) -> Report {
         Report {
             compatible: true,
             strategy,
             existing_schemas,
-            new_schema_sha256,
+            new_schema_sha256: new_schema_sha256.into(),
             total_failures: 0,
             total_warnings: 0,
             failures: Vec::new(),
@@ -110,11 +110,12 @@ impl Report {
     }
 
     /// Adds what `canRead` found for one compared pair: the new schema and existing schema
-    /// #`existing` (whose digest is `sha256`), in `direction`.
+    /// #`existing` (whose digest is `sha256`, worked out only if there is a finding), in
+    /// `direction`.
     pub(crate) fn add_verdict(
         &mut self,
         existing: usize,
-        sha256: &str,
+        sha256: &SchemaDigest,
         direction: Direction,
         verdict: &Verdict,
     ) {
@@ -123,7 +124,7 @@ impl Report {
             return;
         }
         self.count(verdict.failures, verdict.warnings);
-        let schema = NamedSchema::new(SchemaRef::Existing(existing), sha256);
+        let schema = NamedSchema::new(SchemaRef::Existing(existing), sha256.as_str());
         for found in &verdict.found {
             self.keep(Finding {
                 rule: found.rule.id,
@@ -257,7 +258,7 @@ mod tests {
         let mut report = Report::new("FULL".to_owned(), 3, "d5675e93d237".to_owned());
         report.add_verdict(
             1,
-            "b2bd95d49882",
+            &"b2bd95d49882".into(),
             Direction::NewWritesExistingReads,
             &Verdict::default(),
         );
@@ -274,7 +275,7 @@ mod tests {
         };
         report.add_verdict(
             1,
-            "b2bd95d49882",
+            &"b2bd95d49882".into(),
             Direction::NewWritesExistingReads,
             &verdict,
         );

@@ -4,6 +4,7 @@
 //! "sha256": …}`).
 
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 use serde::{Serialize, Serializer};
 
@@ -69,6 +70,107 @@ impl Serialize for NamedSchema {
     }
 }
 
+/// The first 12 hex digits of the SHA-256 of a schema's data, worked out the first time it
+/// is shown. Most checks pass and name no schema, and hashing the data costs about as much as
+/// decoding it: a cold check that hashed every schema up front spent a quarter of its time
+/// here. Clones share the holder of the data and its digest.
+#[derive(Clone)]
+pub struct SchemaDigest(Arc<dyn Digested>);
+
+/// What holds a schema's data and works out its digest once.
+pub trait Digested: Send + Sync {
+    fn short_sha256(&self) -> &str;
+}
+
+/// Schema data and its digest, worked out when first asked for.
+pub struct LazyDigest {
+    data: Box<[u8]>,
+    hex: OnceLock<String>,
+}
+
+impl LazyDigest {
+    pub fn new(data: Box<[u8]>) -> LazyDigest {
+        LazyDigest {
+            data,
+            hex: OnceLock::new(),
+        }
+    }
+
+    /// A digest worked out already, of data not kept.
+    pub fn known(hex: String) -> LazyDigest {
+        LazyDigest {
+            data: Box::default(),
+            hex: OnceLock::from(hex),
+        }
+    }
+
+    pub fn data(&self) -> &[u8] {
+        &self.data
+    }
+}
+
+impl Digested for LazyDigest {
+    fn short_sha256(&self) -> &str {
+        self.hex
+            .get_or_init(|| crate::model::short_sha256(&self.data))
+    }
+}
+
+impl Digested for String {
+    fn short_sha256(&self) -> &str {
+        self
+    }
+}
+
+impl SchemaDigest {
+    pub fn new(holder: Arc<dyn Digested>) -> SchemaDigest {
+        SchemaDigest(holder)
+    }
+
+    pub fn as_str(&self) -> &str {
+        self.0.short_sha256()
+    }
+}
+
+/// A digest already worked out (of data not kept, or in tests).
+impl From<String> for SchemaDigest {
+    fn from(hex: String) -> SchemaDigest {
+        SchemaDigest(Arc::new(hex))
+    }
+}
+
+impl From<&str> for SchemaDigest {
+    fn from(hex: &str) -> SchemaDigest {
+        SchemaDigest::from(hex.to_owned())
+    }
+}
+
+impl fmt::Display for SchemaDigest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for SchemaDigest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq for SchemaDigest {
+    fn eq(&self, other: &SchemaDigest) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for SchemaDigest {}
+
+impl Serialize for SchemaDigest {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,5 +189,14 @@ mod tests {
             serde_json::to_string(&new).unwrap(),
             r#"{"sha256":"1986ca17d81e"}"#
         );
+    }
+
+    #[test]
+    fn a_digest_is_worked_out_when_first_shown() {
+        let data = Arc::new(LazyDigest::new(Box::from(&b"{}"[..])));
+        let digest = SchemaDigest::new(data.clone());
+        assert!(data.hex.get().is_none());
+        assert_eq!(digest.as_str(), crate::model::short_sha256(b"{}"));
+        assert_eq!(digest.clone(), SchemaDigest::from(digest.to_string()));
     }
 }

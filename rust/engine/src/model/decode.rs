@@ -19,7 +19,7 @@ use super::features::{
 use super::tables::{
     Enum, EnumValue, Field, File, Label, Message, Model, Oneof, Scalar, Span, Str, Type, NONE,
 };
-use super::wire::Fields;
+use super::wire::{Fields, Reader};
 use crate::error::DecodeError;
 use crate::text::bound;
 
@@ -104,6 +104,42 @@ mod tag {
     }
 }
 
+/// Whole keys (tag and wire type) of the fields the hot loops read with [`Reader`].
+mod keys {
+    use super::tag;
+    use crate::model::wire::{key, LEN, VARINT};
+
+    pub mod message {
+        use super::*;
+        pub const NAME: u32 = key(tag::message::NAME, LEN);
+        pub const FIELD: u32 = key(tag::message::FIELD, LEN);
+        pub const NESTED_TYPE: u32 = key(tag::message::NESTED_TYPE, LEN);
+        pub const ENUM_TYPE: u32 = key(tag::message::ENUM_TYPE, LEN);
+        pub const EXTENSION: u32 = key(tag::message::EXTENSION, LEN);
+        pub const OPTIONS: u32 = key(tag::message::OPTIONS, LEN);
+        pub const ONEOF_DECL: u32 = key(tag::message::ONEOF_DECL, LEN);
+    }
+    pub mod field {
+        use super::*;
+        pub const NAME: u32 = key(tag::field::NAME, LEN);
+        pub const EXTENDEE: u32 = key(tag::field::EXTENDEE, LEN);
+        pub const NUMBER: u32 = key(tag::field::NUMBER, VARINT);
+        pub const LABEL: u32 = key(tag::field::LABEL, VARINT);
+        pub const TYPE: u32 = key(tag::field::TYPE, VARINT);
+        pub const TYPE_NAME: u32 = key(tag::field::TYPE_NAME, LEN);
+        pub const DEFAULT_VALUE: u32 = key(tag::field::DEFAULT_VALUE, LEN);
+        pub const OPTIONS: u32 = key(tag::field::OPTIONS, LEN);
+        pub const ONEOF_INDEX: u32 = key(tag::field::ONEOF_INDEX, VARINT);
+        pub const PROTO3_OPTIONAL: u32 = key(tag::field::PROTO3_OPTIONAL, VARINT);
+    }
+    pub mod enum_value {
+        use super::*;
+        pub const NAME: u32 = key(tag::enum_value::NAME, LEN);
+        pub const NUMBER: u32 = key(tag::enum_value::NUMBER, VARINT);
+        pub const OPTIONS: u32 = key(tag::enum_value::OPTIONS, LEN);
+    }
+}
+
 /// `FieldDescriptorProto.Type` numbers that name another declaration.
 const TYPE_GROUP: i32 = 10;
 const TYPE_MESSAGE: i32 = 11;
@@ -161,11 +197,22 @@ enum Symbol {
     Enum(u32),
 }
 
+/// Names are interned and declarations resolved through maps of names. Their hasher is seeded
+/// per process, like the standard one, so an input cannot aim collisions at it, and is several
+/// times faster on short names.
+type NameMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
 pub(crate) struct Builder<'a> {
     model: Model,
-    interned: HashMap<&'a str, Str>,
+    interned: NameMap<&'a str, Str>,
     pending: Vec<Pending<'a>>,
     scratch: String,
+    /// The declarations inside the messages being read, innermost last: (tag, bytes).
+    children: Vec<(u32, &'a [u8])>,
+    /// The effective features of the oneofs of the messages being read, innermost last.
+    oneof_features: Vec<Features>,
+    /// One message's field names (interned, so equal names start at the same place) and rows.
+    names: Vec<(u32, u32)>,
 }
 
 /// Where an error is: a declaration's full name, or a member (`name`) of a scope. Rendered
@@ -201,9 +248,12 @@ impl<'a> Builder<'a> {
     pub(crate) fn new() -> Builder<'a> {
         Builder {
             model: Model::default(),
-            interned: HashMap::new(),
+            interned: NameMap::default(),
             pending: Vec::new(),
             scratch: String::new(),
+            children: Vec::new(),
+            oneof_features: Vec::new(),
+            names: Vec::new(),
         }
     }
 
@@ -214,7 +264,6 @@ impl<'a> Builder<'a> {
         model.fields.reserve_exact(counts.fields);
         model.values.reserve_exact(counts.enum_values);
         model.by_number.reserve_exact(counts.fields);
-        model.by_name.reserve_exact(counts.fields);
     }
 
     fn intern(&mut self, text: &'a str) -> Str {
@@ -406,6 +455,10 @@ impl<'a> Builder<'a> {
     }
 
     /// Reads a `DescriptorProto` declared in `scope`; returns its row.
+    ///
+    /// Its bytes are read once: the name and options are taken at once, every declaration
+    /// inside is set aside on [`Builder::children`] and read afterwards, oneofs first (fields
+    /// refer to them), then fields, then nested messages, enums and extensions.
     fn message(
         &mut self,
         ctx: Context,
@@ -413,18 +466,23 @@ impl<'a> Builder<'a> {
         parent: &Features,
         bytes: &'a [u8],
     ) -> Result<u32> {
+        let mark = self.children.len();
         let mut name = "";
         let mut options: Option<&[u8]> = None;
-        let mut oneofs: Vec<(&'a str, Option<&'a [u8]>)> = Vec::new();
-        for field in Fields::new(bytes) {
-            let (number, value) = field?;
-            match number {
-                tag::message::NAME => name = value.text()?,
-                tag::message::OPTIONS => options = Some(value.bytes()?),
-                tag::message::ONEOF_DECL => oneofs.push(oneof(value.bytes()?)?),
-                _ => {}
+        let mut reader = Reader::new(bytes);
+        while !reader.is_done() {
+            match reader.key()? {
+                keys::message::NAME => name = reader.text()?,
+                keys::message::OPTIONS => options = Some(reader.bytes()?),
+                key @ (keys::message::FIELD
+                | keys::message::ONEOF_DECL
+                | keys::message::NESTED_TYPE
+                | keys::message::ENUM_TYPE
+                | keys::message::EXTENSION) => self.children.push((key >> 3, reader.bytes()?)),
+                other => reader.skip(other, |tag| matches!(tag, 1..=4 | 6..=8))?,
             }
         }
+        let children = mark..self.children.len();
         let (full_name, name_at) = self.join(scope, name);
         let id = self.model.messages.len() as u32;
         let element = Element::named(full_name);
@@ -445,9 +503,17 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        let oneof_start = self.model.oneofs.len() as u32;
-        let mut oneof_features = Vec::with_capacity(oneofs.len());
-        for (oneof_name, oneof_options) in &oneofs {
+        let oneofs = Span {
+            start: self.model.oneofs.len() as u32,
+            len: 0,
+        };
+        let oneof_features = self.oneof_features.len();
+        for child in children.clone() {
+            let (number, bytes) = self.children[child];
+            if number != tag::message::ONEOF_DECL {
+                continue;
+            }
+            let (oneof_name, oneof_options) = oneof(bytes)?;
             let mut own = features;
             if let Some(options) = oneof_options {
                 for field in Fields::new(options) {
@@ -457,34 +523,36 @@ impl<'a> Builder<'a> {
                     }
                 }
             }
-            oneof_features.push(own);
+            self.oneof_features.push(own);
             let oneof_name = self.intern(oneof_name);
             self.model.oneofs.push(Oneof {
                 name: oneof_name,
                 synthetic: true,
             });
         }
+        let oneofs = Span {
+            len: self.model.oneofs.len() as u32 - oneofs.start,
+            ..oneofs
+        };
         self.model.messages.push(Message {
             full_name,
             name_at,
             file: ctx.file,
             fields: Span::default(),
             sorted: 0,
-            oneofs: Span {
-                start: oneof_start,
-                len: oneofs.len() as u32,
-            },
+            oneofs,
             map_entry,
             features,
         });
 
         let field_start = self.model.fields.len() as u32;
-        for field in Fields::new(bytes) {
-            let (number, value) = field?;
+        for child in children.clone() {
+            let (number, bytes) = self.children[child];
             if number == tag::message::FIELD {
-                self.field(ctx, id, &features, &oneof_features, value.bytes()?)?;
+                self.field(ctx, id, &features, oneof_features, bytes)?;
             }
         }
+        self.oneof_features.truncate(oneof_features);
         let field_count = self.model.fields.len() as u32 - field_start;
         self.model.messages[id as usize].fields = Span {
             start: field_start,
@@ -493,49 +561,56 @@ impl<'a> Builder<'a> {
         self.sort_fields(ctx, id)?;
         self.mark_real_oneofs(id);
 
-        for field in Fields::new(bytes) {
-            let (number, value) = field?;
+        for child in children {
+            let (number, bytes) = self.children[child];
             match number {
                 tag::message::NESTED_TYPE => {
-                    self.message(ctx, full_name, &features, value.bytes()?)?;
+                    self.message(ctx, full_name, &features, bytes)?;
                 }
-                tag::message::ENUM_TYPE => {
-                    self.enumeration(ctx, full_name, &features, value.bytes()?)?
-                }
-                tag::message::EXTENSION => self.extension(ctx, full_name, value.bytes()?)?,
+                tag::message::ENUM_TYPE => self.enumeration(ctx, full_name, &features, bytes)?,
+                tag::message::EXTENSION => self.extension(ctx, full_name, bytes)?,
                 _ => {}
             }
         }
+        self.children.truncate(mark);
         Ok(id)
     }
 
-    /// Fills in the message's sorted field indices, refusing a number or a name used twice.
+    /// Fills in the message's field indices sorted by number, refusing a number or a name
+    /// used twice. Fields are usually declared in number order, and names are interned, so
+    /// neither check compares text.
     fn sort_fields(&mut self, ctx: Context, message: u32) -> Result<()> {
-        let row = &self.model.messages[message as usize];
-        let fields = row.fields;
-        let sorted = self.model.by_number.len() as u32;
         let model = &mut self.model;
+        let fields = model.messages[message as usize].fields;
+        let sorted = model.by_number.len();
         model.by_number.extend(fields.range().map(|f| f as u32));
-        model.by_name.extend(fields.range().map(|f| f as u32));
         let rows = &model.fields;
-        let text = &model.text;
-        let name_of = |f: u32| {
-            let s = rows[f as usize].name;
-            &text[s.start as usize..(s.start + s.len) as usize]
-        };
-        let by_number = &mut model.by_number[sorted as usize..];
-        by_number.sort_by_key(|&f| (rows[f as usize].number, f));
-        let by_name = &mut model.by_name[sorted as usize..];
-        by_name.sort_by(|&a, &b| name_of(a).cmp(name_of(b)).then(a.cmp(&b)));
+        let by_number = &mut model.by_number[sorted..];
+        if !by_number
+            .windows(2)
+            .all(|w| rows[w[0] as usize].number < rows[w[1] as usize].number)
+        {
+            by_number.sort_unstable_by_key(|&f| (rows[f as usize].number, f));
+        }
         let twice_number = by_number
             .windows(2)
             .find(|w| rows[w[0] as usize].number == rows[w[1] as usize].number)
             .map(|w| (w[0], w[1]));
-        let twice_name = by_name
+        model.messages[message as usize].sorted = sorted as u32;
+
+        self.names.clear();
+        self.names.extend(
+            fields
+                .range()
+                .map(|f| (self.model.fields[f].name.start, f as u32)),
+        );
+        self.names.sort_unstable();
+        let twice_name = self
+            .names
             .windows(2)
-            .find(|w| name_of(w[0]) == name_of(w[1]))
-            .map(|w| w[1]);
-        model.messages[message as usize].sorted = sorted;
+            .find(|w| w[0].0 == w[1].0)
+            .map(|w| w[1].1);
+
         let owner = self.model.messages[message as usize].full_name;
         if let Some((first, second)) = twice_number {
             let first = self.text(self.model.fields[first as usize].name).to_owned();
@@ -591,10 +666,11 @@ impl<'a> Builder<'a> {
         ctx: Context,
         message: u32,
         features: &Features,
-        oneofs: &[Features],
+        oneof_features: usize,
         bytes: &'a [u8],
     ) -> Result<()> {
         let raw = RawField::read(bytes)?;
+        let oneof_count = self.oneof_features.len() - oneof_features;
         let owner = self.model.messages[message as usize].full_name;
         let element = Element {
             scope: owner,
@@ -607,7 +683,7 @@ impl<'a> Builder<'a> {
         let label = self.label(ctx, element, raw.label)?;
         let oneof = match raw.oneof_index {
             None => NONE,
-            Some(i) if (i as usize) < oneofs.len() => {
+            Some(i) if (i as usize) < oneof_count => {
                 self.model.messages[message as usize].oneofs.start + i as u32
             }
             Some(i) => {
@@ -619,7 +695,7 @@ impl<'a> Builder<'a> {
             }
         };
         let mut own = match raw.oneof_index {
-            Some(i) => oneofs[i as usize],
+            Some(i) => self.oneof_features[oneof_features + i as usize],
             None => *features,
         };
         let mut packed: Option<bool> = None;
@@ -887,20 +963,20 @@ impl<'a> Builder<'a> {
             }
             let mut value_name = "";
             let mut value_number = 0;
-            for field in Fields::new(value.bytes()?) {
-                let (number, value) = field?;
-                match number {
-                    tag::enum_value::NAME => value_name = value.text()?,
-                    tag::enum_value::NUMBER => value_number = value.int32()?,
-                    tag::enum_value::OPTIONS => {
-                        for field in Fields::new(value.bytes()?) {
+            let mut reader = Reader::new(value.bytes()?);
+            while !reader.is_done() {
+                match reader.key()? {
+                    keys::enum_value::NAME => value_name = reader.text()?,
+                    keys::enum_value::NUMBER => value_number = reader.int32()?,
+                    keys::enum_value::OPTIONS => {
+                        for field in Fields::new(reader.bytes()?) {
                             let (number, value) = field?;
                             if number == tag::enum_value_options::FEATURES {
                                 self.features(ctx, element, value.bytes()?)?;
                             }
                         }
                     }
-                    _ => {}
+                    other => reader.skip(other, |tag| matches!(tag, 1..=3))?,
                 }
             }
             if value_name.is_empty() {
@@ -1022,10 +1098,12 @@ impl<'a> Builder<'a> {
         Ok(self.model)
     }
 
-    fn symbols(&self) -> std::result::Result<HashMap<&str, Symbol>, DecodeError> {
+    fn symbols(&self) -> std::result::Result<NameMap<&str, Symbol>, DecodeError> {
         let model = &self.model;
-        let mut symbols: HashMap<&str, Symbol> =
-            HashMap::with_capacity(model.messages.len() + model.enums.len());
+        let mut symbols: NameMap<&str, Symbol> = NameMap::with_capacity_and_hasher(
+            model.messages.len() + model.enums.len(),
+            Default::default(),
+        );
         let declared = model
             .messages
             .iter()
@@ -1081,7 +1159,7 @@ impl<'a> Builder<'a> {
 /// in the scope it was written in, then in each enclosing scope.
 fn resolve(
     model: &Model,
-    symbols: &HashMap<&str, Symbol>,
+    symbols: &NameMap<&str, Symbol>,
     name: &str,
     scope: Str,
 ) -> Option<Symbol> {
@@ -1151,26 +1229,26 @@ impl<'a> RawField<'a> {
             oneof_index: None,
             proto3_optional: false,
         };
-        for field in Fields::new(bytes) {
-            let (number, value) = field?;
-            match number {
-                tag::field::NAME => raw.name = value.text()?,
-                tag::field::EXTENDEE => raw.extendee = Some(value.text()?),
-                tag::field::NUMBER => raw.number = Some(value.int32()?),
-                tag::field::LABEL => raw.label = Some(value.int32()?),
-                tag::field::TYPE => raw.declared = value.int32()?,
-                tag::field::TYPE_NAME => raw.type_name = Some(value.text()?),
-                tag::field::DEFAULT_VALUE => raw.default = Some(value.text()?),
-                tag::field::OPTIONS => raw.options = Some(value.bytes()?),
-                tag::field::ONEOF_INDEX => {
-                    let index = value.int32()?;
+        let mut reader = Reader::new(bytes);
+        while !reader.is_done() {
+            match reader.key()? {
+                keys::field::NAME => raw.name = reader.text()?,
+                keys::field::EXTENDEE => raw.extendee = Some(reader.text()?),
+                keys::field::NUMBER => raw.number = Some(reader.int32()?),
+                keys::field::LABEL => raw.label = Some(reader.int32()?),
+                keys::field::TYPE => raw.declared = reader.int32()?,
+                keys::field::TYPE_NAME => raw.type_name = Some(reader.text()?),
+                keys::field::DEFAULT_VALUE => raw.default = Some(reader.text()?),
+                keys::field::OPTIONS => raw.options = Some(reader.bytes()?),
+                keys::field::ONEOF_INDEX => {
+                    let index = reader.int32()?;
                     if index < 0 {
                         return Err(BuildError::Malformed("a oneof index is negative"));
                     }
                     raw.oneof_index = Some(index)
                 }
-                tag::field::PROTO3_OPTIONAL => raw.proto3_optional = value.bool()?,
-                _ => {}
+                keys::field::PROTO3_OPTIONAL => raw.proto3_optional = reader.bool()?,
+                other => reader.skip(other, |tag| matches!(tag, 1..=9 | 17))?,
             }
         }
         Ok(raw)

@@ -1,19 +1,19 @@
 //! One pass over the raw bytes of a FileDescriptorSet, before anything is decoded.
 //!
-//! prost decodes a set into one struct per declaration, so a count taken after decoding comes
-//! too late: 16 MB declaring 6 million empty messages expands to gigabytes before it can be
-//! refused. This pass reads the wire format directly instead. It walks descriptor.proto's
-//! declaration tree (files, messages, fields, enums and their values, oneofs, services,
-//! methods) with an explicit stack of at most 101 frames, and keeps nothing that grows with
-//! what it counts except one entry per file, and only up to the number of files allowed.
+//! Decoding builds a row per declaration, so a count taken after decoding comes too late: 16 MB
+//! declaring 6 million empty messages would be expanded before it could be refused. This pass
+//! reads the wire format directly instead. It walks descriptor.proto's declaration tree (files,
+//! messages, fields, enums and their values, oneofs, services, methods) by recursive descent,
+//! at most [`MAX_DEPTH`] levels deep, and keeps nothing that grows with what it counts except
+//! one entry per file, and only up to the number of files allowed.
 //!
-//! It checks the framing prost checks: keys, varints, lengths, the wire type of every field
-//! descriptor.proto declares, and protobuf's nesting limit. The pass enforces that limit itself,
-//! at the depth prost would: a file outside the closure never reaches prost, and the stack stays
-//! bounded. A failure is described in prost's words, so an error reads the same whichever of the
-//! two finds it. It does not look inside
-//! options, source info or ranges, and does not check UTF-8. prost checks those in the files it
-//! decodes, and it decodes only the root file's import closure.
+//! It checks the framing protobuf's parsers check: keys, varints, lengths, the wire type of
+//! every field descriptor.proto declares, and the nesting limit, at the depth prost would
+//! refuse it, for every file of the set, imported or not. A failure is described in prost's
+//! words (`tests/prescan.rs` compares them), so an error reads the same whichever part of the
+//! engine finds it. It does not look inside options, source info or ranges, and does not check
+//! UTF-8: the model's reader checks those in the files it decodes, and it decodes only the
+//! root file's import closure.
 
 use std::borrow::Cow;
 
@@ -107,7 +107,6 @@ pub(crate) fn scan(bytes: &[u8], keep_files: usize) -> Result<Scan<'_>, DecodeEr
     let mut scanner = Scanner {
         bytes,
         pos: 0,
-        stack: Vec::with_capacity(MAX_DEPTH + 1),
         scan: Scan {
             counts: Counts::default(),
             files: Vec::new(),
@@ -115,10 +114,12 @@ pub(crate) fn scan(bytes: &[u8], keep_files: usize) -> Result<Scan<'_>, DecodeEr
         },
         keep_files,
     };
-    scanner.stack.push(Frame::new(Kind::Set, bytes.len()));
-    match scanner.run() {
-        Ok(()) => Ok(scanner.scan),
-        Err(description) => Err(not_a_descriptor_set(&description, &scanner.within())),
+    match scanner.walk(Kind::Set, bytes.len(), 0) {
+        Ok(_) => Ok(scanner.scan),
+        Err(failure) => Err(not_a_descriptor_set(
+            &failure.description,
+            &failure.within_outermost_first(),
+        )),
     }
 }
 
@@ -134,8 +135,7 @@ const DELIMITED_LENGTH_EXCEEDED: &str = "delimited length exceeded";
 const UNEXPECTED_END_GROUP: &str = "unexpected end group tag";
 const RECURSION_LIMIT: &str = "recursion limit reached";
 
-/// The messages of descriptor.proto the walk enters, and unknown groups, which prost skips
-/// with the same nesting count.
+/// The messages of descriptor.proto the walk enters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Set,
@@ -147,10 +147,24 @@ enum Kind {
     EnumValue,
     Service,
     Method,
-    Group(u32),
 }
 
+const KINDS: usize = 9;
+
 impl Kind {
+    /// Every kind, in the order of their discriminants.
+    const ALL: [Kind; KINDS] = [
+        Kind::Set,
+        Kind::File,
+        Kind::Message,
+        Kind::Field,
+        Kind::Oneof,
+        Kind::Enum,
+        Kind::EnumValue,
+        Kind::Service,
+        Kind::Method,
+    ];
+
     /// The name prost gives the message in its errors.
     fn name(self) -> &'static str {
         match self {
@@ -163,7 +177,6 @@ impl Kind {
             Kind::EnumValue => "EnumValueDescriptorProto",
             Kind::Service => "ServiceDescriptorProto",
             Kind::Method => "MethodDescriptorProto",
-            Kind::Group(_) => "",
         }
     }
 }
@@ -185,9 +198,42 @@ enum Value {
     Int32s,
 }
 
+/// Tags above this are unknown to every message the walk enters.
+const HIGHEST_TAG: usize = 17;
+
+/// [`declared_field`] as a table, so that the walk looks a field up instead of branching
+/// through two levels of `match` for every field it reads.
+static FIELDS: [[Option<(&str, Value)>; HIGHEST_TAG + 1]; KINDS] = {
+    let mut table = [[None; HIGHEST_TAG + 1]; KINDS];
+    let mut kind = 0;
+    while kind < KINDS {
+        let mut tag = 0;
+        while tag <= HIGHEST_TAG {
+            table[kind][tag] = declared_field(Kind::ALL[kind], tag as u32);
+            tag += 1;
+        }
+        kind += 1;
+    }
+    table
+};
+
+// The table is indexed by discriminant: `Kind::ALL` must list the kinds in that order.
+const _: () = {
+    let mut i = 0;
+    while i < KINDS {
+        assert!(Kind::ALL[i] as usize == i);
+        i += 1;
+    }
+};
+
+#[inline(always)]
+fn field(kind: Kind, tag: u32) -> Option<(&'static str, Value)> {
+    FIELDS[kind as usize].get(tag as usize).copied().flatten()
+}
+
 /// The fields prost-types 0.14 declares, by their prost names (errors quote them); anything
 /// else is an unknown field to prost, skipped.
-fn field(kind: Kind, tag: u32) -> Option<(&'static str, Value)> {
+const fn declared_field(kind: Kind, tag: u32) -> Option<(&'static str, Value)> {
     use Value::*;
     Some(match (kind, tag) {
         (Kind::Set, 1) => ("file", Walk(Kind::File)),
@@ -280,34 +326,11 @@ impl WireType {
     }
 }
 
-#[derive(Debug, Clone, Copy)]
-struct Frame {
-    kind: Kind,
-    /// Where the message ends; a group ends at its end tag instead.
-    end: usize,
-    /// The field being read, while one is: prost names it in errors from inside it.
-    field: Option<&'static str>,
-    /// The declaration's own name (a file's package), in bytes, once read.
-    name_len: usize,
-    /// Declarations inside this one, at any depth.
-    descendants: usize,
-}
-
-impl Frame {
-    fn new(kind: Kind, end: usize) -> Frame {
-        Frame {
-            kind,
-            end,
-            field: None,
-            name_len: 0,
-            descendants: 0,
-        }
-    }
-
-    /// Whether the pool gives this frame a full name of its own.
-    fn is_declaration(&self) -> bool {
+impl Kind {
+    /// Whether the pool gives a declaration of this kind a full name of its own.
+    fn is_declaration(self) -> bool {
         matches!(
-            self.kind,
+            self,
             Kind::Message
                 | Kind::Field
                 | Kind::Oneof
@@ -319,89 +342,115 @@ impl Frame {
     }
 }
 
+/// What a walked message adds to the full names around it.
+#[derive(Default)]
+struct Walked {
+    /// The declaration's own name (a file's package), in bytes: the last one read.
+    name_len: usize,
+    /// Declarations inside this one, at any depth.
+    descendants: usize,
+}
+
+/// Why the walk stopped: prost's description, and the fields enclosing the failure, innermost
+/// first, as the walk unwinds through them.
+struct Failure {
+    description: Cow<'static, str>,
+    within: Vec<(Kind, &'static str)>,
+}
+
+impl Failure {
+    fn within_outermost_first(&self) -> Vec<String> {
+        self.within
+            .iter()
+            .rev()
+            .map(|(kind, field)| format!("{}.{field}", kind.name()))
+            .collect()
+    }
+}
+
+/// Boxed: failures are rare, and every step of the walk returns a result.
+type Failed = Box<Failure>;
+
+fn fail(description: impl Into<Cow<'static, str>>) -> Failed {
+    Box::new(Failure {
+        description: description.into(),
+        within: Vec::new(),
+    })
+}
+
 struct Scanner<'a> {
     bytes: &'a [u8],
     /// One cursor over the whole set, as prost reads it: a field running past the end of its
     /// message is read from the bytes after it, and the message then fails as too long.
     pos: usize,
-    stack: Vec<Frame>,
     scan: Scan<'a>,
     keep_files: usize,
 }
 
-type Failure = Cow<'static, str>;
-
 impl<'a> Scanner<'a> {
-    fn run(&mut self) -> Result<(), Failure> {
+    /// Walks the fields of one message of `kind`, nested `depth` deep (the set is 0), which
+    /// ends at `end`. Recursive, as prost's decoding is, but only through this function, whose
+    /// frame is small: the depth is bounded by [`MAX_DEPTH`] before anything is entered.
+    fn walk(&mut self, kind: Kind, end: usize, depth: usize) -> Result<Walked, Failed> {
+        let mut walked = Walked::default();
         loop {
-            let depth = self.stack.len() - 1;
-            let top = self.stack[depth];
-            let in_group = matches!(top.kind, Kind::Group(_));
-            if !in_group && self.pos >= top.end {
-                if self.pos != top.end {
-                    return Err(DELIMITED_LENGTH_EXCEEDED.into());
+            if self.pos >= end {
+                if self.pos != end {
+                    return Err(fail(DELIMITED_LENGTH_EXCEEDED));
                 }
-                if depth == 0 {
-                    return Ok(());
-                }
-                self.leave();
-                self.finish_field();
-                continue;
+                return Ok(walked);
             }
             let key_at = self.pos;
             let (tag, wire_type) = self.key()?;
-            if let Kind::Group(group_tag) = top.kind {
-                if wire_type == WireType::EndGroup {
-                    if tag != group_tag {
-                        return Err(UNEXPECTED_END_GROUP.into());
+            let Some((name, value)) = field(kind, tag) else {
+                self.skip(tag, wire_type, depth)?;
+                continue;
+            };
+            let entered = self
+                .known(kind, tag, value, wire_type, depth, &mut walked)
+                .and_then(|declaration| match declaration {
+                    None => Ok(()),
+                    Some((inner, inner_end)) => {
+                        self.count(inner, key_at, inner_end);
+                        let inner_walked = self.walk(inner, inner_end, depth + 1)?;
+                        self.add_full_names(inner, inner_walked, &mut walked);
+                        Ok(())
                     }
-                    self.stack.pop();
-                    continue;
-                }
-            }
-            match field(top.kind, tag) {
-                Some((name, value)) => {
-                    self.stack[depth].field = Some(name);
-                    self.known(top.kind, tag, value, wire_type, key_at)?;
-                }
-                None => self.skip(tag, wire_type)?,
+                });
+            if let Err(mut failure) = entered {
+                failure.within.push((kind, name));
+                return Err(failure);
             }
         }
     }
 
-    fn finish_field(&mut self) {
-        if let Some(frame) = self.stack.last_mut() {
-            frame.field = None;
-        }
-    }
-
-    /// A field descriptor.proto declares, read with prost's checks in prost's order.
+    /// A field descriptor.proto declares, read with prost's checks in prost's order. A
+    /// declaration to walk into is returned, with where it ends, for [`Scanner::walk`] to
+    /// enter.
     fn known(
         &mut self,
         kind: Kind,
         tag: u32,
         value: Value,
         wire_type: WireType,
-        key_at: usize,
-    ) -> Result<(), Failure> {
+        depth: usize,
+        walked: &mut Walked,
+    ) -> Result<Option<(Kind, usize)>, Failed> {
         match value {
             Value::Walk(_) | Value::Skip => {
                 expect(wire_type, WireType::LengthDelimited)?;
                 self.scan.counts.elements += 1;
-                if self.stack.len() - 1 == MAX_DEPTH {
-                    return Err(RECURSION_LIMIT.into());
+                if depth == MAX_DEPTH {
+                    return Err(fail(RECURSION_LIMIT));
                 }
                 let end = self.length()?;
-                match value {
-                    Value::Walk(inner) => self.enter(inner, key_at, end),
-                    _ => {
-                        let nested = records_within(&self.bytes[self.pos..end], SKIPPED_DEPTH).0;
-                        self.scan.counts.nested_records =
-                            self.scan.counts.nested_records.saturating_add(nested);
-                        self.pos = end;
-                        self.finish_field();
-                    }
+                if let Value::Walk(inner) = value {
+                    return Ok(Some((inner, end)));
                 }
+                let nested = records_within(&self.bytes[self.pos..end], SKIPPED_DEPTH).0;
+                self.scan.counts.nested_records =
+                    self.scan.counts.nested_records.saturating_add(nested);
+                self.pos = end;
             }
             Value::Name(_) | Value::Text => {
                 expect(wire_type, WireType::LengthDelimited)?;
@@ -415,17 +464,13 @@ impl<'a> Scanner<'a> {
                     let own =
                         matches!((kind, tag), (Kind::File, 2)) || (kind != Kind::File && tag == 1);
                     if own {
-                        if let Some(frame) = self.stack.last_mut() {
-                            frame.name_len = text.len();
-                        }
+                        walked.name_len = text.len();
                     }
                 }
-                self.finish_field();
             }
             Value::Varint => {
                 expect(wire_type, WireType::Varint)?;
                 self.varint()?;
-                self.finish_field();
             }
             Value::Int32s => {
                 if wire_type == WireType::LengthDelimited {
@@ -434,19 +479,19 @@ impl<'a> Scanner<'a> {
                         self.varint()?;
                     }
                     if self.pos != end {
-                        return Err(DELIMITED_LENGTH_EXCEEDED.into());
+                        return Err(fail(DELIMITED_LENGTH_EXCEEDED));
                     }
                 } else {
                     expect(wire_type, WireType::Varint)?;
                     self.varint()?;
                 }
-                self.finish_field();
             }
         }
-        Ok(())
+        Ok(None)
     }
 
-    fn enter(&mut self, kind: Kind, key_at: usize, end: usize) {
+    /// Counts a declaration (or a file) about to be walked; a file's record is kept.
+    fn count(&mut self, kind: Kind, key_at: usize, end: usize) {
         let counts = &mut self.scan.counts;
         match kind {
             Kind::File => {
@@ -463,32 +508,25 @@ impl<'a> Scanner<'a> {
             Kind::EnumValue => counts.enum_values += 1,
             _ => {}
         }
-        if !matches!(kind, Kind::File | Kind::Set | Kind::Group(_)) {
+        if kind.is_declaration() {
             counts.declarations += 1;
         }
-        self.stack.push(Frame::new(kind, end));
     }
 
-    /// Ends the innermost frame: a declaration adds its name to its own full name and to those
-    /// of everything inside it (`pkg.` likewise for a file's declarations), whatever order the
-    /// fields came in.
-    fn leave(&mut self) {
-        let Some(frame) = self.stack.pop() else {
-            return;
-        };
+    /// A walked declaration adds its name to its own full name and to those of everything
+    /// inside it (`pkg.` likewise for a file's declarations), whatever order the fields came in.
+    fn add_full_names(&mut self, kind: Kind, inner: Walked, parent: &mut Walked) {
         let counts = &mut self.scan.counts;
-        if frame.is_declaration() {
-            let named = frame.descendants + 1;
+        if kind.is_declaration() {
+            let named = inner.descendants + 1;
             counts.full_name_bytes = counts
                 .full_name_bytes
-                .saturating_add((frame.name_len + 1).saturating_mul(named));
-            if let Some(parent) = self.stack.last_mut() {
-                parent.descendants += named;
-            }
-        } else if frame.kind == Kind::File {
+                .saturating_add((inner.name_len + 1).saturating_mul(named));
+            parent.descendants += named;
+        } else if kind == Kind::File {
             counts.full_name_bytes = counts
                 .full_name_bytes
-                .saturating_add(frame.name_len.saturating_mul(frame.descendants));
+                .saturating_add(inner.name_len.saturating_mul(inner.descendants));
         }
     }
 
@@ -506,11 +544,11 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// An unknown field, skipped as prost's `skip_field` does; a group is walked as a frame
-    /// of its own, since prost counts its nesting.
-    fn skip(&mut self, tag: u32, wire_type: WireType) -> Result<(), Failure> {
-        if self.stack.len() - 1 == MAX_DEPTH {
-            return Err(RECURSION_LIMIT.into());
+    /// An unknown field, skipped as prost's `skip_field` does; a group is walked to its end
+    /// tag, one level deeper, since prost counts its nesting.
+    fn skip(&mut self, tag: u32, wire_type: WireType, depth: usize) -> Result<(), Failed> {
+        if depth == MAX_DEPTH {
+            return Err(fail(RECURSION_LIMIT));
         }
         match wire_type {
             WireType::Varint => {
@@ -519,17 +557,33 @@ impl<'a> Scanner<'a> {
             WireType::SixtyFourBit => self.pos = self.within_bytes(8)?,
             WireType::ThirtyTwoBit => self.pos = self.within_bytes(4)?,
             WireType::LengthDelimited => self.pos = self.length()?,
-            WireType::StartGroup => self.stack.push(Frame::new(Kind::Group(tag), usize::MAX)),
-            WireType::EndGroup => return Err(UNEXPECTED_END_GROUP.into()),
+            WireType::StartGroup => self.group(tag, depth + 1)?,
+            WireType::EndGroup => return Err(fail(UNEXPECTED_END_GROUP)),
         }
         Ok(())
     }
 
+    /// The fields of an unknown group, up to its end tag.
+    #[cold]
+    fn group(&mut self, group_tag: u32, depth: usize) -> Result<(), Failed> {
+        loop {
+            let (tag, wire_type) = self.key()?;
+            if wire_type == WireType::EndGroup {
+                if tag != group_tag {
+                    return Err(fail(UNEXPECTED_END_GROUP));
+                }
+                return Ok(());
+            }
+            self.skip(tag, wire_type, depth)?;
+        }
+    }
+
     /// prost's `decode_key`.
-    fn key(&mut self) -> Result<(u32, WireType), Failure> {
+    #[inline(always)]
+    fn key(&mut self) -> Result<(u32, WireType), Failed> {
         let key = self.varint()?;
         if key > u64::from(u32::MAX) {
-            return Err(format!("invalid key value: {key}").into());
+            return Err(fail(format!("invalid key value: {key}")));
         }
         let wire_type = match key & 0x07 {
             0 => WireType::Varint,
@@ -538,17 +592,31 @@ impl<'a> Scanner<'a> {
             3 => WireType::StartGroup,
             4 => WireType::EndGroup,
             5 => WireType::ThirtyTwoBit,
-            other => return Err(format!("invalid wire type value: {other}").into()),
+            other => return Err(fail(format!("invalid wire type value: {other}"))),
         };
         let tag = (key >> 3) as u32;
         if tag < 1 {
-            return Err("invalid tag value: 0".into());
+            return Err(fail("invalid tag value: 0"));
         }
         Ok((tag, wire_type))
     }
 
     /// prost's `decode_varint`: at most 10 bytes, the tenth no more than 1.
-    fn varint(&mut self) -> Result<u64, Failure> {
+    #[inline(always)]
+    fn varint(&mut self) -> Result<u64, Failed> {
+        // Keys, lengths and most values of descriptors fit in one byte.
+        if let Some(&byte) = self.bytes.get(self.pos) {
+            if byte < 0x80 {
+                self.pos += 1;
+                return Ok(u64::from(byte));
+            }
+        }
+        self.long_varint()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn long_varint(&mut self) -> Result<u64, Failed> {
         let mut value = 0u64;
         for i in 0..10 {
             let Some(&byte) = self.bytes.get(self.pos + i) else {
@@ -563,34 +631,25 @@ impl<'a> Scanner<'a> {
                 return Ok(value);
             }
         }
-        Err(INVALID_VARINT.into())
+        Err(fail(INVALID_VARINT))
     }
 
     /// A length prefix; returns where the bytes it announces end.
-    fn length(&mut self) -> Result<usize, Failure> {
+    #[inline(always)]
+    fn length(&mut self) -> Result<usize, Failed> {
         let len = self.varint()?;
         match usize::try_from(len) {
             Ok(len) => self.within_bytes(len),
-            Err(_) => Err(BUFFER_UNDERFLOW.into()),
+            Err(_) => Err(fail(BUFFER_UNDERFLOW)),
         }
     }
 
-    fn within_bytes(&self, len: usize) -> Result<usize, Failure> {
+    #[inline(always)]
+    fn within_bytes(&self, len: usize) -> Result<usize, Failed> {
         if len > self.bytes.len() - self.pos {
-            return Err(BUFFER_UNDERFLOW.into());
+            return Err(fail(BUFFER_UNDERFLOW));
         }
         Ok(self.pos + len)
-    }
-
-    /// The fields enclosing the failure, outermost first, as prost lists them.
-    fn within(&self) -> Vec<String> {
-        self.stack
-            .iter()
-            .filter_map(|frame| {
-                let field = frame.field?;
-                Some(format!("{}.{field}", frame.kind.name()))
-            })
-            .collect()
     }
 }
 
@@ -609,7 +668,6 @@ fn records_within(bytes: &[u8], depth: usize) -> (usize, bool) {
     let mut inner = Scanner {
         bytes,
         pos: 0,
-        stack: Vec::new(),
         scan: Scan {
             counts: Counts::default(),
             files: Vec::new(),
@@ -645,14 +703,14 @@ fn records_within(bytes: &[u8], depth: usize) -> (usize, bool) {
     (records, true)
 }
 
-fn expect(actual: WireType, expected: WireType) -> Result<(), Failure> {
+#[inline(always)]
+fn expect(actual: WireType, expected: WireType) -> Result<(), Failed> {
     if actual == expected {
         return Ok(());
     }
-    Err(format!(
+    Err(fail(format!(
         "invalid wire type: {} (expected {})",
         actual.name(),
         expected.name()
-    )
-    .into())
+    )))
 }

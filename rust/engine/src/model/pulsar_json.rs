@@ -4,6 +4,7 @@ use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::{alphabet, Engine};
 use serde::Deserialize;
+use std::borrow::Cow;
 
 use crate::error::DecodeError;
 
@@ -14,12 +15,17 @@ const BASE64: GeneralPurpose = GeneralPurpose::new(
     GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
 );
 
+/// Borrowed from the JSON where it holds no escapes, as Jackson writes it: the base64 text is
+/// most of the schema data, and is decoded, not kept.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct RawSchemaData {
-    file_descriptor_set: Option<String>,
-    root_message_type_name: Option<String>,
-    root_file_descriptor_name: Option<String>,
+struct RawSchemaData<'a> {
+    #[serde(borrow)]
+    file_descriptor_set: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    root_message_type_name: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    root_file_descriptor_name: Option<Cow<'a, str>>,
 }
 
 /// The three parts of PROTOBUF_NATIVE schema data, decoded.
@@ -48,8 +54,8 @@ impl SchemaData {
         })?;
         Ok(SchemaData {
             descriptor_set,
-            root_message,
-            root_file,
+            root_message: root_message.into_owned(),
+            root_file: root_file.into_owned(),
         })
     }
 
@@ -64,7 +70,7 @@ impl SchemaData {
     }
 }
 
-fn required(value: Option<String>, name: &str) -> Result<String, DecodeError> {
+fn required<'a>(value: Option<Cow<'a, str>>, name: &str) -> Result<Cow<'a, str>, DecodeError> {
     match value {
         Some(v) if !v.trim().is_empty() => Ok(v),
         Some(_) => Err(DecodeError::invalid(format!(

@@ -16,6 +16,7 @@ pub(crate) enum Value<'a> {
 }
 
 impl<'a> Value<'a> {
+    #[inline]
     pub(crate) fn bytes(self) -> Result<&'a [u8], &'static str> {
         match self {
             Value::Bytes(bytes) => Ok(bytes),
@@ -23,10 +24,12 @@ impl<'a> Value<'a> {
         }
     }
 
+    #[inline]
     pub(crate) fn text(self) -> Result<&'a str, &'static str> {
-        std::str::from_utf8(self.bytes()?).map_err(|_| NOT_UTF8)
+        utf8(self.bytes()?)
     }
 
+    #[inline]
     pub(crate) fn varint(self) -> Result<u64, &'static str> {
         match self {
             Value::Varint(value) => Ok(value),
@@ -35,10 +38,12 @@ impl<'a> Value<'a> {
     }
 
     /// An `int32` or enum field: protobuf keeps the low 32 bits of the varint.
+    #[inline]
     pub(crate) fn int32(self) -> Result<i32, &'static str> {
         Ok(self.varint()? as i32)
     }
 
+    #[inline]
     pub(crate) fn bool(self) -> Result<bool, &'static str> {
         Ok(self.varint()? != 0)
     }
@@ -55,25 +60,49 @@ const BAD_GROUP: &str = "unbalanced group";
 /// refuses nesting past its recursion limit.
 const MAX_GROUP_DEPTH: usize = 100;
 
-/// Iterates the fields of one message: `(tag, value)` in wire order.
-pub(crate) struct Fields<'a> {
+/// The wire types descriptor.proto's fields use.
+pub(crate) const VARINT: u32 = 0;
+pub(crate) const LEN: u32 = 2;
+
+/// A field's key as it is on the wire (`tag << 3 | wire type`), for matching a field and its
+/// wire type in one comparison.
+pub(crate) const fn key(tag: u32, wire_type: u32) -> u32 {
+    tag << 3 | wire_type
+}
+
+/// A cursor over one message's fields, read key by key: the hot loops of the decoder match
+/// whole keys ([`key`]), so that a field of the expected wire type costs one comparison.
+pub(crate) struct Reader<'a> {
     bytes: &'a [u8],
     pos: usize,
 }
 
-impl<'a> Fields<'a> {
-    pub(crate) fn new(bytes: &'a [u8]) -> Fields<'a> {
-        Fields { bytes, pos: 0 }
+impl<'a> Reader<'a> {
+    #[inline(always)]
+    pub(crate) fn new(bytes: &'a [u8]) -> Reader<'a> {
+        Reader { bytes, pos: 0 }
     }
 
-    #[inline]
-    fn varint(&mut self) -> Result<u64, &'static str> {
+    #[inline(always)]
+    pub(crate) fn is_done(&self) -> bool {
+        self.pos >= self.bytes.len()
+    }
+
+    #[inline(always)]
+    pub(crate) fn varint(&mut self) -> Result<u64, &'static str> {
+        // Tags, lengths and most values of descriptors fit in one byte.
         if let Some(&byte) = self.bytes.get(self.pos) {
             if byte < 0x80 {
                 self.pos += 1;
                 return Ok(u64::from(byte));
             }
         }
+        self.long_varint()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn long_varint(&mut self) -> Result<u64, &'static str> {
         let mut value = 0u64;
         for i in 0..10 {
             let Some(&byte) = self.bytes.get(self.pos + i) else {
@@ -91,6 +120,18 @@ impl<'a> Fields<'a> {
         Err(BAD_VARINT)
     }
 
+    /// An `int32` or enum field: protobuf keeps the low 32 bits of the varint.
+    #[inline(always)]
+    pub(crate) fn int32(&mut self) -> Result<i32, &'static str> {
+        Ok(self.varint()? as i32)
+    }
+
+    #[inline(always)]
+    pub(crate) fn bool(&mut self) -> Result<bool, &'static str> {
+        Ok(self.varint()? != 0)
+    }
+
+    #[inline(always)]
     fn take(&mut self, len: u64) -> Result<&'a [u8], &'static str> {
         let len = usize::try_from(len).map_err(|_| TRUNCATED)?;
         if len > self.bytes.len() - self.pos {
@@ -101,27 +142,79 @@ impl<'a> Fields<'a> {
         Ok(taken)
     }
 
-    fn key(&mut self) -> Result<(u32, u8), &'static str> {
+    /// A length-delimited value.
+    #[inline(always)]
+    pub(crate) fn bytes(&mut self) -> Result<&'a [u8], &'static str> {
+        let len = self.varint()?;
+        self.take(len)
+    }
+
+    /// A string value, which must be UTF-8.
+    #[inline(always)]
+    pub(crate) fn text(&mut self) -> Result<&'a str, &'static str> {
+        utf8(self.bytes()?)
+    }
+
+    /// The next field's key; the tag must be 1 or more and fit protobuf's 29 bits.
+    #[inline(always)]
+    pub(crate) fn key(&mut self) -> Result<u32, &'static str> {
         let key = self.varint()?;
         let tag = key >> 3;
         if tag == 0 || tag > u64::from(u32::MAX >> 3) {
             return Err(BAD_KEY);
         }
-        Ok((tag as u32, (key & 7) as u8))
+        Ok(key as u32)
+    }
+
+    /// The value of a field whose `key` was just read and did not match what the caller reads:
+    /// skipped, unless `known(tag)` says the caller reads that tag, in which case its wire type
+    /// is the wrong one.
+    #[inline]
+    pub(crate) fn skip(
+        &mut self,
+        key: u32,
+        known: impl Fn(u32) -> bool,
+    ) -> Result<(), &'static str> {
+        if known(key >> 3) {
+            return Err(WRONG_WIRE_TYPE);
+        }
+        self.value(key).map(drop)
+    }
+
+    /// The value of a field whose `key` was just read.
+    #[inline(always)]
+    fn value(&mut self, key: u32) -> Result<Value<'a>, &'static str> {
+        Ok(match key & 7 {
+            0 => Value::Varint(self.varint()?),
+            1 => {
+                self.take(8)?;
+                Value::Other
+            }
+            2 => Value::Bytes(self.bytes()?),
+            3 => {
+                self.skip_group(key >> 3)?;
+                Value::Other
+            }
+            5 => {
+                self.take(4)?;
+                Value::Other
+            }
+            _ => return Err(BAD_GROUP),
+        })
     }
 
     /// Skips a group whose start tag was just read, nested groups included.
+    #[cold]
+    #[inline(never)]
     fn skip_group(&mut self, tag: u32) -> Result<(), &'static str> {
         let mut open = vec![tag];
         while let Some(&innermost) = open.last() {
-            let (inner, wire_type) = self.key()?;
+            let key = self.key()?;
+            let (inner, wire_type) = (key >> 3, key & 7);
             match wire_type {
                 0 => drop(self.varint()?),
                 1 => drop(self.take(8)?),
-                2 => {
-                    let len = self.varint()?;
-                    self.take(len)?;
-                }
+                2 => drop(self.bytes()?),
                 3 if open.len() < MAX_GROUP_DEPTH => open.push(inner),
                 4 if inner == innermost => drop(open.pop()),
                 5 => drop(self.take(4)?),
@@ -130,46 +223,48 @@ impl<'a> Fields<'a> {
         }
         Ok(())
     }
+}
 
-    #[inline]
-    fn field(&mut self) -> Result<(u32, Value<'a>), &'static str> {
-        let (tag, wire_type) = self.key()?;
-        let value = match wire_type {
-            0 => Value::Varint(self.varint()?),
-            1 => {
-                self.take(8)?;
-                Value::Other
-            }
-            2 => {
-                let len = self.varint()?;
-                Value::Bytes(self.take(len)?)
-            }
-            3 => {
-                self.skip_group(tag)?;
-                Value::Other
-            }
-            5 => {
-                self.take(4)?;
-                Value::Other
-            }
-            _ => return Err(BAD_GROUP),
-        };
-        Ok((tag, value))
+/// Checks that a string value is UTF-8. Descriptor names are almost always short ASCII, which
+/// is checked inline: the general validation is a call that costs more than the check.
+#[inline(always)]
+pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, &'static str> {
+    if bytes.is_ascii() {
+        // SAFETY: ASCII is valid UTF-8.
+        return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+    }
+    std::str::from_utf8(bytes).map_err(|_| NOT_UTF8)
+}
+
+/// Iterates the fields of one message: `(tag, value)` in wire order. For the colder paths
+/// (options, feature sets); the hot loops read keys with [`Reader`].
+pub(crate) struct Fields<'a> {
+    reader: Reader<'a>,
+}
+
+impl<'a> Fields<'a> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Fields<'a> {
+        Fields {
+            reader: Reader::new(bytes),
+        }
     }
 }
 
 impl<'a> Iterator for Fields<'a> {
     type Item = Result<(u32, Value<'a>), &'static str>;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
-        if self.pos >= self.bytes.len() {
+        if self.reader.is_done() {
             return None;
         }
-        let item = self.field();
+        let reader = &mut self.reader;
+        let item = reader
+            .key()
+            .and_then(|key| Ok((key >> 3, reader.value(key)?)));
         if item.is_err() {
             // Nothing after a malformed field can be trusted.
-            self.pos = self.bytes.len();
+            self.reader.pos = self.reader.bytes.len();
         }
         Some(item)
     }
