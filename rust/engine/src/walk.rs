@@ -14,7 +14,7 @@ use crate::model::{FieldRef, MessageRef};
 use crate::budget::Budget;
 use crate::error::CheckError;
 use crate::report::KEPT_FINDINGS;
-use crate::rules::{Check, FieldPair, MessagePair, Rule, Severity, Violation, RULES};
+use crate::rules::{Check, FieldCheck, FieldPair, MessagePair, Rule, Severity, Violation, RULES};
 use crate::text::bound;
 
 /// Longest path kept in a finding; a longer one keeps its root and its last fields.
@@ -139,7 +139,11 @@ pub(crate) fn can_read(
     memory: &Budget,
 ) -> Result<Option<Verdict>, CheckError> {
     let mut verdict = Verdict::default();
-    let roots = MessagePair { writer, reader };
+    let roots = MessagePair {
+        writer,
+        reader,
+        matched: &[],
+    };
     for rule in RULES {
         if let Check::Roots(check) = rule.check {
             if let Some(violation) = check(&roots) {
@@ -162,25 +166,19 @@ pub(crate) fn can_read(
     // Pairs are entered only when both sides have the same full name, so the writer's message
     // alone says which pair has been compared.
     let mut compared = Visited::default();
-    let mut queue: VecDeque<(MessagePair, usize)> = VecDeque::new();
+    let mut queue: VecDeque<(MessageRef, MessageRef, usize)> = VecDeque::new();
     compared.insert(writer);
-    queue.push_back((roots, 0));
+    queue.push_back((writer, reader, 0));
 
     let mut violations = Vec::new();
-    let mut rules: Vec<&'static Rule> = Vec::with_capacity(RULES.len());
-    while let Some((pair, step)) = queue.pop_front() {
-        rules.clear();
-        rules.extend(RULES.iter().filter(|r| r.applies_to(&pair)));
-        for &rule in &rules {
-            if let Check::Messages(check) = rule.check {
-                check(&pair, &mut violations);
-                for violation in violations.drain(..) {
-                    verdict.record(rule, |field| paths.render(step, field), violation);
-                }
-            }
-        }
-        for writer_field in pair.writer.fields() {
-            let Some(reader_field) = pair.reader.field(writer_field.number()) else {
+    // The field rules that apply to the pair being compared, picked once per pair.
+    let mut field_rules: Vec<(&'static Rule, FieldCheck)> = Vec::with_capacity(RULES.len());
+    // The pair's fields matched by number, looked up once for every rule.
+    let mut matched: Vec<(FieldRef, FieldRef)> = Vec::new();
+    while let Some((writer, reader, step)) = queue.pop_front() {
+        matched.clear();
+        for writer_field in writer.fields() {
+            let Some(reader_field) = reader.field(writer_field.number()) else {
                 continue;
             };
             let Some(left) = budget.checked_sub(1) else {
@@ -190,21 +188,40 @@ pub(crate) fn can_read(
             if left % MEMORY_CHECK_EVERY == 0 {
                 memory.check("while comparing fields")?;
             }
-            let fields = FieldPair::new(writer_field, reader_field);
-            for &rule in &rules {
-                if let Check::Fields(check) = rule.check {
-                    if let Some(violation) = check(&fields) {
+            matched.push((writer_field, reader_field));
+        }
+        let pair = MessagePair {
+            writer,
+            reader,
+            matched: &matched,
+        };
+        field_rules.clear();
+        for rule in RULES.iter().filter(|r| r.applies_to(&pair)) {
+            match rule.check {
+                Check::Messages(check) => {
+                    check(&pair, &mut violations);
+                    for violation in violations.drain(..) {
                         verdict.record(rule, |field| paths.render(step, field), violation);
                     }
                 }
+                Check::Fields(check) => field_rules.push((rule, check)),
+                Check::Roots(_) => {}
             }
-            if let Some(next) = fields.same_message() {
-                if compared.insert(next.writer) {
+        }
+        for &(writer_field, reader_field) in &matched {
+            let fields = FieldPair::new(writer_field, reader_field);
+            for &(rule, check) in &field_rules {
+                if let Some(violation) = check(&fields) {
+                    verdict.record(rule, |field| paths.render(step, field), violation);
+                }
+            }
+            if let Some((next_writer, next_reader)) = fields.same_message() {
+                if compared.insert(next_writer) {
                     paths.steps.push(Step {
                         parent: step,
                         field: Some(reader_field),
                     });
-                    queue.push_back((next, paths.steps.len() - 1));
+                    queue.push_back((next_writer, next_reader, paths.steps.len() - 1));
                 }
             }
         }

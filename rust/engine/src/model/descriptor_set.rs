@@ -41,7 +41,7 @@ pub(crate) fn build_model(
     }
     for record in closure {
         builder.file(body(record)?).map_err(|e| match e {
-            BuildError::Refused(error) => error,
+            BuildError::Refused(error) => *error,
             BuildError::Malformed(description) => malformed(record, description),
         })?;
     }

@@ -107,8 +107,10 @@ impl fmt::Display for Scalar {
     }
 }
 
-/// A field's type as stored: a scalar, or the row of its enum or message.
+/// A field's type as stored: a scalar, or the row of its enum or message. A 32-bit tag keeps
+/// it two aligned words, copied whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
 pub(crate) enum Type {
     Scalar(Scalar),
     Enum(u32),

@@ -166,6 +166,15 @@ impl<'a> Reader<'a> {
         Ok(key as u32)
     }
 
+    /// The next field's key, or `None` at the end of the message.
+    #[inline(always)]
+    pub(crate) fn next_key(&mut self) -> Result<Option<u32>, &'static str> {
+        if self.is_done() {
+            return Ok(None);
+        }
+        self.key().map(Some)
+    }
+
     /// The value of a field whose `key` was just read and did not match what the caller reads:
     /// skipped, unless `known(tag)` says the caller reads that tag, in which case its wire type
     /// is the wrong one.

@@ -13,17 +13,19 @@ const SCANNED_COMPARISONS: usize = 1024;
 
 pub(crate) fn field_number_changed(pair: &MessagePair, found: &mut Vec<Violation>) {
     // Names are unique in a message: a writer field whose number the reader gives to a field
-    // of the same name is settled by the number lookup alone, which is every field of a
+    // of the same name is settled by the match by number alone, which is every field of a
     // message that kept its fields. Only the others are looked up by name.
-    let unsettled: Vec<FieldRef<'_>> = pair
-        .writer
-        .fields()
-        .filter(|w| {
-            pair.reader
-                .field(w.number())
-                .is_none_or(|r| r.name() != w.name())
-        })
-        .collect();
+    let mut matched = pair.matched.iter().peekable();
+    let mut unsettled: Vec<FieldRef<'_>> = Vec::new();
+    for writer in pair.writer.fields() {
+        let settled = match matched.next_if(|(w, _)| w.id() == writer.id()) {
+            Some((_, reader)) => reader.name() == writer.name(),
+            None => false,
+        };
+        if !settled {
+            unsettled.push(writer);
+        }
+    }
     if unsettled.is_empty() {
         return;
     }

@@ -75,9 +75,13 @@ pub(crate) enum Scope {
 }
 
 /// A writer/reader pair of messages being compared.
-pub(crate) struct MessagePair<'a> {
+pub(crate) struct MessagePair<'p, 'a> {
     pub writer: MessageRef<'a>,
     pub reader: MessageRef<'a>,
+    /// The writer's fields that the reader has too, matched by number, in the writer's order,
+    /// each with the reader's: looked up once for every rule. Empty for the roots' check,
+    /// which runs before any field is compared.
+    pub matched: &'p [(FieldRef<'a>, FieldRef<'a>)],
 }
 
 /// Two fields with the same number in a compared message pair, with their types worked out
@@ -99,17 +103,15 @@ impl<'a> FieldPair<'a> {
         }
     }
 
-    /// The message pair to walk into: both sides messages (or both groups) of the same full
-    /// name. Any other change of a message field is FIELD_KIND_CHANGED, and the walk stops.
-    pub(crate) fn same_message(&self) -> Option<MessagePair<'a>> {
+    /// The (writer, reader) messages to walk into: both sides messages (or both groups) of
+    /// the same full name. Any other change of a message field is FIELD_KIND_CHANGED, and the
+    /// walk stops.
+    pub(crate) fn same_message(&self) -> Option<(MessageRef<'a>, MessageRef<'a>)> {
         match (self.writer_type, self.reader_type) {
             (Kind::Message(w), Kind::Message(r)) | (Kind::Group(w), Kind::Group(r))
                 if w.full_name() == r.full_name() =>
             {
-                Some(MessagePair {
-                    writer: w,
-                    reader: r,
-                })
+                Some((w, r))
             }
             _ => None,
         }
@@ -138,13 +140,16 @@ impl Violation {
     }
 }
 
+/// A rule on one pair of fields matched by number.
+pub(crate) type FieldCheck = fn(&FieldPair) -> Option<Violation>;
+
 pub(crate) enum Check {
     /// Compares the two root messages before any walk; a finding stops the walk.
     Roots(fn(&MessagePair) -> Option<Violation>),
     /// Looks at a message pair as a whole.
     Messages(fn(&MessagePair, &mut Vec<Violation>)),
     /// Looks at one pair of fields matched by number.
-    Fields(fn(&FieldPair) -> Option<Violation>),
+    Fields(FieldCheck),
 }
 
 pub struct Rule {
