@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.protocompat.broker.SchemaRest.Answer;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.apache.pulsar.broker.service.schema.protocompat.Fixtures;
+import org.apache.pulsar.broker.service.schema.protocompat.Fixtures.CompatCase;
 import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.PulsarClient;
 import org.apache.pulsar.client.api.PulsarClientException;
@@ -157,6 +159,110 @@ class BrokerSchemaEvolutionIT {
                 PulsarClientException.IncompatibleSchemaException.class,
                 () -> client.newProducer(new NativeSchema("orders", Shop.version(3))).topic(topic).create());
         assertTrue(refused.getMessage().contains("FIELD_KIND_CHANGED shop.Order.total.currency"), refused.getMessage());
+    }
+
+    /**
+     * Editions 2023 schema data as a Java producer would send it (tests/fixtures/editions). No
+     * fixture's new side is another's old side, so the history is composed: scalar_type_changed's
+     * old and new sides (only SCALAR_TYPE_CHANGED warnings), then default_value_changed's new side,
+     * which differs from the latest version just as that case's own pair does (qty's default 7
+     * becomes 2, plus scalar warnings): the broker must refuse it with that case's findings.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"BACKWARD", "FORWARD", "FULL"})
+    void editionsChangeIsAcceptedAndIncompatibleOneRefused(String strategy) throws Exception {
+        CompatCase compatible = editionsCase("scalar_type_changed");
+        CompatCase incompatible = editionsCase("default_value_changed");
+        assertVerdicts(compatible, incompatible, strategy);
+        String topic = namespace("editions-" + strategy, strategy) + "/orders";
+        Answer v1 = rest.upload(topic, compatible.oldSchema());
+        assertEquals(200, v1.status(), v1.toString());
+        assertEquals(0, SchemaRest.version(v1));
+        Answer v2 = rest.upload(topic, compatible.newSchema());
+        assertEquals(200, v2.status(), v2.toString());
+        assertEquals(1, SchemaRest.version(v2));
+
+        Answer v3 = rest.upload(topic, incompatible.newSchema());
+        assertEquals(409, v3.status(), v3.toString());
+        assertReport(SchemaRest.errorMessage(v3), strategy, failures(incompatible, strategy));
+        assertEquals(1, SchemaRest.version(rest.upload(topic, compatible.newSchema())), "v2 is still the latest");
+    }
+
+    /** Edition 2024 data reaches the checker too: a case's old side, then its new side. */
+    @Test
+    void edition2024ChangeIsRefused() throws Exception {
+        CompatCase c = editionsCase("e2024_default_value_changed");
+        String topic = namespace("editions-2024", "FULL") + "/orders";
+        Answer v1 = rest.upload(topic, c.oldSchema());
+        assertEquals(200, v1.status(), v1.toString());
+        Answer v2 = rest.upload(topic, c.newSchema());
+        assertEquals(409, v2.status(), v2.toString());
+        assertReport(SchemaRest.errorMessage(v2), "FULL", failures(c, "FULL"));
+    }
+
+    /**
+     * Producers with Editions schemas: java_features (old, then new with Java feature options on
+     * its fields) is accepted; field_kind_changed_enum_to_scalar's new side, whose Order differs
+     * from java_features' new one by status becoming an int32 (and note dropped), is refused.
+     */
+    @Test
+    void javaProducersWithEditionsSchemas() throws Exception {
+        CompatCase compatible = editionsCase("java_features");
+        CompatCase incompatible = editionsCase("field_kind_changed_enum_to_scalar");
+        assertVerdicts(compatible, incompatible, "FULL");
+        String topic = "persistent://" + namespace("editions-producers", "FULL") + "/orders";
+        try (Producer<byte[]> first = client.newProducer(new NativeSchema("orders", compatible.oldSchema()))
+                .topic(topic).create()) {
+            first.send(new byte[] {8, 1});
+        }
+        try (Producer<byte[]> next = client.newProducer(new NativeSchema("orders", compatible.newSchema()))
+                .topic(topic).create()) {
+            assertTrue(next.send(new byte[] {8, 2}) != null);
+        }
+        PulsarClientException.IncompatibleSchemaException refused = assertThrows(
+                PulsarClientException.IncompatibleSchemaException.class,
+                () -> client.newProducer(new NativeSchema("orders", incompatible.newSchema())).topic(topic).create());
+        assertReport(refused.getMessage(), "FULL", failures(incompatible, "FULL"));
+    }
+
+    private static CompatCase editionsCase(String name) throws IOException {
+        return Fixtures.editionsCases().stream()
+                .filter(c -> c.name().equals("editions/" + name))
+                .findFirst().orElseThrow(() -> new AssertionError("no fixture editions/" + name));
+    }
+
+    /** The expect.json directions a strategy checks against the latest version. */
+    private static List<String> directions(String strategy) {
+        return switch (strategy) {
+            case "BACKWARD" -> List.of("old_writes_new_reads");
+            case "FORWARD" -> List.of("new_writes_old_reads");
+            case "FULL" -> List.of("old_writes_new_reads", "new_writes_old_reads");
+            default -> throw new IllegalArgumentException(strategy);
+        };
+    }
+
+    /** The fixtures still say what the history above relies on. */
+    private static void assertVerdicts(CompatCase compatible, CompatCase incompatible, String strategy) {
+        for (String direction : directions(strategy)) {
+            assertTrue(compatible.compatible(direction), compatible.name() + " " + direction);
+            assertTrue(!incompatible.compatible(direction), incompatible.name() + " " + direction);
+        }
+    }
+
+    private static List<String> failures(CompatCase c, String strategy) {
+        List<String> failures = new ArrayList<>();
+        directions(strategy).forEach(direction -> failures.addAll(c.failures(direction)));
+        assertTrue(!failures.isEmpty(), c.name() + " finds nothing under " + strategy);
+        return failures;
+    }
+
+    /** Our report, not Pulsar's: the summary, and each "RULE path" of expect.json as a finding. */
+    private static void assertReport(String message, String strategy, List<String> failures) {
+        assertTrue(message.contains("Incompatible PROTOBUF_NATIVE schema"), message);
+        assertTrue(message.contains(" under " + strategy + ": " + failures.size() + " violation"), message);
+        for (String finding : failures) {
+            assertTrue(message.contains(finding + " (field "), "lacks " + finding + ":\n" + message);
+        }
     }
 
     @Test

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.apache.pulsar.broker.service.schema.ProtobufNativeSchemaAdvanceCompatibilityCheck;
 import org.apache.pulsar.broker.service.schema.exceptions.IncompatibleSchemaException;
 import org.apache.pulsar.broker.service.schema.protocompat.Fixtures.CompatCase;
@@ -18,16 +19,21 @@ import org.apache.pulsar.common.policies.data.SchemaCompatibilityStrategy;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every case of tests/fixtures/compat through the real JNI path, as the broker calls it. */
+/**
+ * Every case of tests/fixtures/compat and tests/fixtures/editions through the real JNI path, as
+ * the broker calls it.
+ */
 class CompatFixturesTest {
 
     private static final ProtobufNativeSchemaAdvanceCompatibilityCheck CHECK =
             new ProtobufNativeSchemaAdvanceCompatibilityCheck();
 
-    static List<CompatCase> cases() throws IOException {
-        List<CompatCase> cases = Fixtures.compatCases();
-        assertTrue(cases.size() >= 30, "fixture cases went missing");
-        return cases;
+    static Stream<CompatCase> cases() throws IOException {
+        List<CompatCase> compat = Fixtures.compatCases();
+        assertTrue(compat.size() >= 30, "compat fixture cases went missing");
+        List<CompatCase> editions = Fixtures.editionsCases();
+        assertTrue(editions.size() >= 31, "editions fixture cases went missing");
+        return Stream.concat(compat.stream(), editions.stream());
     }
 
     /** BACKWARD is canRead(existing = old, new); FORWARD is canRead(new, existing = old). */

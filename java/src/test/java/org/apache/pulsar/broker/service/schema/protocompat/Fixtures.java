@@ -119,25 +119,80 @@ public final class Fixtures {
         return cases;
     }
 
-    /** A bad-input case: the exact bytes, the rule ID and text its error must carry. */
-    public record BadCase(String name, byte[] data, String rule, String messageContains) {
+    /**
+     * The Editions cases of {@code tests/fixtures/editions}: protox cannot compile Editions, so
+     * each side is the committed {@code old.schema} / {@code new.schema}, the bytes a broker
+     * receives. Named {@code editions/<case>} (some share a name with a compat case).
+     */
+    public static List<CompatCase> editionsCases() throws IOException {
+        List<CompatCase> cases = new ArrayList<>();
+        try (Stream<Path> dirs = Files.list(root().resolve("editions"))) {
+            for (Path dir : dirs.filter(Files::isDirectory).sorted().toList()) {
+                String name = dir.getFileName().toString();
+                if (name.equals("bad")) {
+                    continue;
+                }
+                cases.add(new CompatCase("editions/" + name,
+                        Files.readAllBytes(dir.resolve("old.schema")),
+                        Files.readAllBytes(dir.resolve("new.schema")),
+                        readJson(dir.resolve("expect.json"))));
+            }
+        }
+        return cases;
+    }
+
+    /**
+     * A bad-input case: the exact bytes, the rule ID and the fragments its error must carry,
+     * compared exactly ({@code bad/}) or ignoring ASCII case ({@code editions/bad/}).
+     */
+    public record BadCase(String name, byte[] data, String rule, List<String> messageContains,
+                          boolean ignoreCase) {
+
+        /** The fragments {@code message} does not carry. */
+        public List<String> missingFrom(String message) {
+            String text = ignoreCase ? asciiLowerCase(message) : message;
+            return messageContains.stream()
+                    .filter(f -> !text.contains(ignoreCase ? asciiLowerCase(f) : f))
+                    .toList();
+        }
+
         @Override
         public String toString() {
             return name;
         }
     }
 
-    @SuppressWarnings("unchecked")
+    /** tests/fixtures/bad: {@code message_contains} is one string, matched exactly. */
     public static List<BadCase> badCases() throws IOException {
-        Path dir = root().resolve("bad");
+        return badCases("bad", "", false);
+    }
+
+    /** tests/fixtures/editions/bad: {@code message_contains} is a list, matched ignoring ASCII case. */
+    public static List<BadCase> editionsBadCases() throws IOException {
+        return badCases("editions/bad", "editions/", true);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<BadCase> badCases(String folder, String prefix, boolean ignoreCase) throws IOException {
+        Path dir = root().resolve(folder);
         Map<String, Object> expect = new TreeMap<>(readJson(dir.resolve("expect.json")));
         List<BadCase> cases = new ArrayList<>();
         for (Map.Entry<String, Object> entry : expect.entrySet()) {
             Map<String, Object> want = (Map<String, Object>) entry.getValue();
-            cases.add(new BadCase(entry.getKey(), Files.readAllBytes(dir.resolve(entry.getKey() + ".schema")),
-                    (String) want.get("rule"), (String) want.get("message_contains")));
+            Object says = want.get("message_contains");
+            List<String> fragments = says instanceof List<?> list ? (List<String>) list : List.of((String) says);
+            cases.add(new BadCase(prefix + entry.getKey(),
+                    Files.readAllBytes(dir.resolve(entry.getKey() + ".schema")),
+                    (String) want.get("rule"), fragments, ignoreCase));
         }
         return cases;
+    }
+
+    /** Lower case for A-Z only, as the fixtures' "ignoring ASCII case" means. */
+    static String asciiLowerCase(String s) {
+        StringBuilder out = new StringBuilder(s.length());
+        s.chars().forEach(c -> out.append((char) (c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c)));
+        return out.toString();
     }
 
     /** One proto3 file {@code order.proto} in package shop, root {@code shop.Order}. */
