@@ -524,7 +524,8 @@ fn log_warnings(report: &Report) {
     }
     let unlogged = report.total_warnings.saturating_sub(LOGGED_WARNINGS);
     if unlogged > 0 {
-        log::warn!("PROTOBUF_NATIVE schema check: {unlogged} more warnings not logged");
+        let noun = if unlogged == 1 { "warning" } else { "warnings" };
+        log::warn!("PROTOBUF_NATIVE schema check: {unlogged} more {noun} not logged");
     }
 }
 

@@ -77,4 +77,24 @@ fn a_check_logs_a_summary_and_a_few_warnings_and_a_cached_one_nothing() {
         checker.check(&[&old], &new, Strategy::Full).unwrap();
     }
     assert_eq!(take(), Vec::<String>::new(), "cached checks logged");
+
+    // Two retyped fields, both directions: four warnings, one of them not logged.
+    let two = |kind: &str| {
+        schema_from_text(
+            &format!(
+                "syntax = \"proto3\";\npackage shop;\nmessage Order {{ {kind} a = 1; {kind} b = 2; }}\n"
+            ),
+            "shop.Order",
+        )
+    };
+    checker
+        .check(&[&two("int32")], &two("int64"), Strategy::Full)
+        .unwrap();
+    let logged = take();
+    assert_eq!(logged.len(), 5, "{logged:#?}");
+    assert!(
+        logged[4].ends_with(" 1 more warning not logged"),
+        "{}",
+        logged[4]
+    );
 }
