@@ -764,7 +764,12 @@ impl<'a> Builder<'a> {
     }
 
     #[inline(always)]
-    fn field_number(&self, ctx: Context, element: &Element<'_>, number: Option<i32>) -> Result<u32> {
+    fn field_number(
+        &self,
+        ctx: Context,
+        element: &Element<'_>,
+        number: Option<i32>,
+    ) -> Result<u32> {
         let number = i64::from(number.unwrap_or(0));
         if !(1..=MAX_FIELD_NUMBER).contains(&number) || RESERVED_NUMBERS.contains(&number) {
             let why = if RESERVED_NUMBERS.contains(&number) {

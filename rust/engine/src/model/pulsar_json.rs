@@ -47,7 +47,7 @@ impl SchemaData {
         let encoded = required(raw.file_descriptor_set, "fileDescriptorSet")?;
         let root_message = required(raw.root_message_type_name, "rootMessageTypeName")?;
         let root_file = required(raw.root_file_descriptor_name, "rootFileDescriptorName")?;
-        let descriptor_set = BASE64.decode(encoded.trim()).map_err(|e| {
+        let descriptor_set = decode_base64(encoded.trim()).map_err(|e| {
             DecodeError::invalid(format!(
                 "fileDescriptorSet is not valid standard base64: {e}"
             ))
@@ -70,6 +70,22 @@ impl SchemaData {
     }
 }
 
+/// Decodes the descriptor set's base64, the largest part of the schema data. SIMD decoding is
+/// several times faster; it accepts a subset of what [`BASE64`] accepts (not a partial pad),
+/// with the same bytes, so whatever it refuses is decoded again by [`BASE64`], which accepts it
+/// or says what is wrong.
+fn decode_base64(text: &str) -> Result<Vec<u8>, base64::DecodeError> {
+    let fast = if text.len() % 4 == 0 {
+        base64_simd::STANDARD
+    } else {
+        base64_simd::STANDARD_NO_PAD
+    };
+    match fast.decode_to_vec(text) {
+        Ok(bytes) => Ok(bytes),
+        Err(_) => BASE64.decode(text),
+    }
+}
+
 fn required<'a>(value: Option<Cow<'a, str>>, name: &str) -> Result<Cow<'a, str>, DecodeError> {
     match value {
         Some(v) if !v.trim().is_empty() => Ok(v),
@@ -79,5 +95,55 @@ fn required<'a>(value: Option<Cow<'a, str>>, name: &str) -> Result<Cow<'a, str>,
         None => Err(DecodeError::invalid(format!(
             "schema data has no `{name}` field"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fast decoder and the fallback agree on every input: encodings of random bytes,
+    /// padded or not, with characters replaced by others, padding, whitespace or non-ASCII.
+    #[test]
+    fn base64_decodes_as_the_base64_crate_does() {
+        let alphabet =
+            b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_ \n\x80";
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut random = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let (mut accepted, mut refused) = (0, 0);
+        for _ in 0..20_000 {
+            let len = (random() % 200) as usize;
+            let bytes: Vec<u8> = (0..len).map(|_| random() as u8).collect();
+            let mut text = BASE64.encode(&bytes).into_bytes();
+            if random() % 3 == 0 {
+                while text.last() == Some(&b'=') {
+                    text.pop();
+                }
+            }
+            for _ in 0..random() % 3 {
+                if let Some(i) = (!text.is_empty()).then(|| random() as usize % text.len()) {
+                    text[i] = alphabet[random() as usize % alphabet.len()];
+                }
+            }
+            let Ok(text) = String::from_utf8(text) else {
+                continue;
+            };
+            let expected = BASE64.decode(&text);
+            assert_eq!(decode_base64(&text), expected, "{text:?}");
+            if expected.is_ok() {
+                accepted += 1;
+            } else {
+                refused += 1;
+            }
+        }
+        // A partial pad: the base64 crate accepts it, the fast decoder does not.
+        assert_eq!(decode_base64("6NlAy2g="), BASE64.decode("6NlAy2g="));
+        assert!(decode_base64("Vg=").is_ok());
+        assert!(accepted > 1000 && refused > 1000, "{accepted} {refused}");
     }
 }
