@@ -792,7 +792,7 @@ impl<'a> Builder<'a> {
             None | Some(1) => Ok(Label::Optional),
             Some(2) => Ok(Label::Required),
             Some(3) => Ok(Label::Repeated),
-            Some(other) => Err(self.refuse(ctx.file, &element, format!("unknown label {other}"))),
+            Some(other) => Err(self.refuse(ctx.file, element, format!("unknown label {other}"))),
         }
     }
 
@@ -805,7 +805,7 @@ impl<'a> Builder<'a> {
         label: Label,
         packed: Option<bool>,
     ) -> Result<()> {
-        let refuse = |what: &str| Err(self.refuse(ctx.file, &element, what));
+        let refuse = |what: &str| Err(self.refuse(ctx.file, element, what));
         match ctx.syntax {
             Syntax::Proto3 if label == Label::Required => {
                 refuse("required fields are not allowed in proto3")
@@ -847,7 +847,7 @@ impl<'a> Builder<'a> {
             TYPE_MESSAGE => Ok(Type::Message(NONE)),
             TYPE_ENUM => Ok(Type::Enum(NONE)),
             0 if raw.type_name.is_some() => Ok(Type::Message(NONE)),
-            0 => Err(self.refuse(ctx.file, &element, "the field has no type")),
+            0 => Err(self.refuse(ctx.file, element, "the field has no type")),
             n => match Scalar::from_type(n) {
                 Some(scalar) if raw.type_name.is_none() => Ok(Type::Scalar(scalar)),
                 Some(scalar) => Err(self.refuse(
@@ -855,7 +855,7 @@ impl<'a> Builder<'a> {
                     element,
                     format!("a {} field has a type name", scalar.name()),
                 )),
-                None => Err(self.refuse(ctx.file, &element, format!("unknown field type {n}"))),
+                None => Err(self.refuse(ctx.file, element, format!("unknown field type {n}"))),
             },
         }
     }
