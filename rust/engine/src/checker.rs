@@ -327,7 +327,9 @@ impl Checker {
             memory.check("after decoding an existing schema")?;
             for &direction in directions {
                 let verdict = self.verdict(new, &mut old, index, direction, &mut work, memory)?;
-                report.add_verdict(index, &old.entry.digest(), direction, &verdict);
+                if !verdict.is_empty() {
+                    report.add_verdict(index, &old.entry.digest(), direction, &verdict);
+                }
             }
         }
         Ok(work.walked)

@@ -17,7 +17,8 @@ use super::features::{
     Syntax, EDITION_PROTO2, EDITION_PROTO3,
 };
 use super::tables::{
-    Enum, EnumValue, Field, File, Label, Message, Model, Oneof, Scalar, Span, Str, Type, NONE,
+    Cardinality, Enum, EnumValue, Field, File, Label, Message, Model, Oneof, Scalar, Span, Str,
+    Type, NONE,
 };
 use super::wire::{Fields, Reader};
 use crate::error::DecodeError;
@@ -662,6 +663,7 @@ impl<'a> Builder<'a> {
     }
 
     /// Reads a field of `message`.
+    #[inline(always)]
     fn field(
         &mut self,
         ctx: Context,
@@ -749,7 +751,7 @@ impl<'a> Builder<'a> {
                 member: raw.name,
             });
         }
-        self.model.fields.push(Field {
+        let mut row = Field {
             name,
             number,
             message,
@@ -759,7 +761,11 @@ impl<'a> Builder<'a> {
             default,
             proto3_optional: raw.proto3_optional,
             features: own,
-        });
+            cardinality: Cardinality::Optional,
+            packed: false,
+        };
+        row.settle();
+        self.model.fields.push(row);
         Ok(())
     }
 
@@ -1101,7 +1107,9 @@ impl<'a> Builder<'a> {
             }
         }
         for (row, ty) in resolved {
-            self.model.fields[row as usize].ty = ty;
+            let field = &mut self.model.fields[row as usize];
+            field.ty = ty;
+            field.settle();
         }
         self.check_defaults()?;
         Ok(self.model)

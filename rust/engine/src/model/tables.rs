@@ -163,6 +163,37 @@ pub(crate) struct Field {
     pub default: Option<Str>,
     pub proto3_optional: bool,
     pub features: Features,
+    /// Worked out from the above once the type is known ([`Field::settle`]): the rules ask
+    /// for them of every field pair they compare.
+    pub cardinality: Cardinality,
+    pub packed: bool,
+}
+
+impl Field {
+    /// Works out [`Field::cardinality`] and [`Field::packed`] from the label, features, oneof
+    /// and type.
+    pub(crate) fn settle(&mut self) {
+        // `required` means `field_presence = LEGACY_REQUIRED` in Editions, which a proto2
+        // `required` label is expressed as.
+        self.cardinality = if self.label == Label::Repeated {
+            Cardinality::Repeated
+        } else if self.features.field_presence == FieldPresence::LegacyRequired
+            && self.oneof == NONE
+        {
+            Cardinality::Required
+        } else {
+            Cardinality::Optional
+        };
+        // Packed is the effective `repeated_field_encoding` of a field whose type can be.
+        let packable = match self.ty {
+            Type::Scalar(s) => s.is_packable(),
+            Type::Enum(_) => true,
+            Type::Message(_) | Type::Group(_) => false,
+        };
+        self.packed = self.cardinality == Cardinality::Repeated
+            && packable
+            && self.features.repeated_field_encoding == RepeatedFieldEncoding::Packed;
+    }
 }
 
 pub(crate) struct Oneof {
@@ -436,15 +467,7 @@ impl<'a> FieldRef<'a> {
     /// `required` means `field_presence = LEGACY_REQUIRED` in Editions, which a proto2
     /// `required` label is expressed as.
     pub fn cardinality(&self) -> Cardinality {
-        let row = self.row();
-        if row.label == Label::Repeated {
-            Cardinality::Repeated
-        } else if row.features.field_presence == FieldPresence::LegacyRequired && row.oneof == NONE
-        {
-            Cardinality::Required
-        } else {
-            Cardinality::Optional
-        }
+        self.row().cardinality
     }
 
     pub fn is_repeated(&self) -> bool {
@@ -458,14 +481,7 @@ impl<'a> FieldRef<'a> {
     /// Whether a repeated field is written packed: the effective `repeated_field_encoding`
     /// of a field whose type can be packed.
     pub fn is_packed(&self) -> bool {
-        let packable = match self.kind() {
-            Kind::Scalar(s) => s.is_packable(),
-            Kind::Enum(_) => true,
-            Kind::Message(_) | Kind::Group(_) => false,
-        };
-        self.is_repeated()
-            && packable
-            && self.row().features.repeated_field_encoding == RepeatedFieldEncoding::Packed
+        self.row().packed
     }
 
     /// Whether the field tells "unset" from its default: every singular field but an
