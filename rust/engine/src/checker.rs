@@ -68,8 +68,8 @@ pub struct Bounds {
     pub max_schemas: usize,
     /// Bytes of schema data the remembered schemas may hold in all.
     pub max_schema_data_bytes: usize,
-    /// Estimated memory of the decoded schemas kept, counted as [`DECODED_SIZE_FACTOR`] times
-    /// their raw schema data.
+    /// Memory of the decoded schemas kept, each counted by the heap its model holds
+    /// ([`decoded_weight`]).
     pub max_decoded_bytes: usize,
     /// Pairwise `canRead` results kept.
     pub max_verdicts: usize,

@@ -59,7 +59,7 @@ pub static SETTINGS: &[Setting] = &[
     setting!(
         "cache.maxDecodedBytes",
         bounds.max_decoded_bytes,
-        "decoded schemas kept, counted as 40 times their schema data"
+        "decoded schemas kept, counted by the heap each holds"
     ),
     setting!(
         "cache.maxVerdicts",

@@ -201,6 +201,23 @@ class BrokerSchemaEvolutionIT {
     }
 
     /**
+     * Pulsar calls compatibility checkers only when a topic has a schema already, so a schema
+     * this checker cannot read is accepted as a topic's first version (README, "Install into a
+     * broker"); every later upload is then refused, naming it as the existing schema.
+     */
+    @Test
+    void aFirstSchemaIsNotCheckedAndAnUnreadableOneBlocksTheNext() throws Exception {
+        String topic = namespace("unchecked-first", "FULL") + "/orders";
+        byte[] unreadable = Files.readAllBytes(Fixtures.root().resolve("editions/bad/edition_2026.schema"));
+        Answer first = rest.upload(topic, unreadable);
+        assertEquals(200, first.status(), first.toString());
+        Answer next = rest.upload(topic, editionsCase("allowed_changes").oldSchema());
+        assertEquals(409, next.status(), next.toString());
+        String message = SchemaRest.errorMessage(next);
+        assertTrue(message.startsWith("UNSUPPORTED_FEATURE: existing schema #0 (sha256 "), message);
+    }
+
+    /**
      * Producers with Editions schemas: java_features (old, then new with Java feature options on
      * its fields) is accepted; field_kind_changed_enum_to_scalar's new side, whose Order differs
      * from java_features' new one by status becoming an int32 (and note dropped), is refused.
