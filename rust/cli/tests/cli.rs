@@ -518,3 +518,70 @@ fn a_protoc_editions_descriptor_set_passes_through_unchanged() {
         assert!(stderr.contains("UNSUPPORTED_FEATURE"), "{stderr}");
     }
 }
+
+/// Every Editions fixture through the command as a CI job runs it: the schema data files,
+/// BACKWARD (old writes, new reads) and FORWARD, exit status and failures as `expect.json`
+/// says (RULES.md section 2, "Precise points").
+#[test]
+fn editions_fixtures_get_their_verdicts() {
+    let root = fixtures().join("editions");
+    let mut cases = 0;
+    for entry in std::fs::read_dir(&root).unwrap() {
+        let dir = entry.unwrap().path();
+        // `bad/` holds bad inputs, not pairs.
+        if !dir.join("old.schema").is_file() {
+            continue;
+        }
+        cases += 1;
+        let expect: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.join("expect.json")).unwrap()).unwrap();
+        let (old, new) = (dir.join("old.schema"), dir.join("new.schema"));
+        for (strategy, direction) in [
+            ("BACKWARD", "old_writes_new_reads"),
+            ("FORWARD", "new_writes_old_reads"),
+        ] {
+            let want = &expect[direction];
+            let out = protocompat(&[
+                "check",
+                "--strategy",
+                strategy,
+                "--format",
+                "json",
+                path(&old),
+                path(&new),
+            ]);
+            let case = format!("{} under {strategy}", dir.display());
+            let compatible = want["compatible"].as_bool().unwrap();
+            assert_eq!(
+                out.status.code(),
+                Some(if compatible { 0 } else { 1 }),
+                "{case}: {}{}",
+                text(&out.stdout),
+                text(&out.stderr)
+            );
+            let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let mut found: Vec<String> = report["failures"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{} {}",
+                        f["rule"].as_str().unwrap(),
+                        f["path"].as_str().unwrap()
+                    )
+                })
+                .collect();
+            let mut expected: Vec<String> = want["failures"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| f.as_str().unwrap().to_owned())
+                .collect();
+            found.sort();
+            expected.sort();
+            assert_eq!(found, expected, "{case}");
+        }
+    }
+    assert!(cases >= 31, "Editions fixtures went missing: {cases}");
+}
