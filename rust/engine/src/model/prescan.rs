@@ -18,6 +18,7 @@
 use std::borrow::Cow;
 
 use super::descriptor_set::not_a_descriptor_set;
+use super::wire::varint_at;
 use crate::error::DecodeError;
 use crate::text::bound;
 
@@ -601,37 +602,10 @@ impl<'a> Scanner<'a> {
         Ok((tag, wire_type))
     }
 
-    /// prost's `decode_varint`: at most 10 bytes, the tenth no more than 1.
+    /// prost's `decode_varint`.
     #[inline(always)]
     fn varint(&mut self) -> Result<u64, Failed> {
-        // Keys, lengths and most values of descriptors fit in one byte.
-        if let Some(&byte) = self.bytes.get(self.pos) {
-            if byte < 0x80 {
-                self.pos += 1;
-                return Ok(u64::from(byte));
-            }
-        }
-        self.long_varint()
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn long_varint(&mut self) -> Result<u64, Failed> {
-        let mut value = 0u64;
-        for i in 0..10 {
-            let Some(&byte) = self.bytes.get(self.pos + i) else {
-                break;
-            };
-            value |= u64::from(byte & 0x7f) << (7 * i);
-            if byte < 0x80 {
-                if i == 9 && byte > 1 {
-                    break;
-                }
-                self.pos += i + 1;
-                return Ok(value);
-            }
-        }
-        Err(fail(INVALID_VARINT))
+        varint_at(self.bytes, &mut self.pos).ok_or_else(|| fail(INVALID_VARINT))
     }
 
     /// A length prefix; returns where the bytes it announces end.

@@ -90,34 +90,7 @@ impl<'a> Reader<'a> {
 
     #[inline(always)]
     pub(crate) fn varint(&mut self) -> Result<u64, &'static str> {
-        // Tags, lengths and most values of descriptors fit in one byte.
-        if let Some(&byte) = self.bytes.get(self.pos) {
-            if byte < 0x80 {
-                self.pos += 1;
-                return Ok(u64::from(byte));
-            }
-        }
-        self.long_varint()
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn long_varint(&mut self) -> Result<u64, &'static str> {
-        let mut value = 0u64;
-        for i in 0..10 {
-            let Some(&byte) = self.bytes.get(self.pos + i) else {
-                break;
-            };
-            value |= u64::from(byte & 0x7f) << (7 * i);
-            if byte < 0x80 {
-                if i == 9 && byte > 1 {
-                    break;
-                }
-                self.pos += i + 1;
-                return Ok(value);
-            }
-        }
-        Err(BAD_VARINT)
+        varint_at(self.bytes, &mut self.pos).ok_or(BAD_VARINT)
     }
 
     /// An `int32` or enum field: protobuf keeps the low 32 bits of the varint.
@@ -232,6 +205,38 @@ impl<'a> Reader<'a> {
         }
         Ok(())
     }
+}
+
+/// The varint at `*pos`, read as protobuf reads it: at most 10 bytes, the tenth no more than 1.
+/// `None`, with `*pos` unchanged, when the bytes end first or it runs longer.
+#[inline(always)]
+pub(crate) fn varint_at(bytes: &[u8], pos: &mut usize) -> Option<u64> {
+    // Keys, lengths and most values of descriptors fit in one byte.
+    if let Some(&byte) = bytes.get(*pos) {
+        if byte < 0x80 {
+            *pos += 1;
+            return Some(u64::from(byte));
+        }
+    }
+    long_varint_at(bytes, pos)
+}
+
+#[cold]
+#[inline(never)]
+fn long_varint_at(bytes: &[u8], pos: &mut usize) -> Option<u64> {
+    let mut value = 0u64;
+    for i in 0..10 {
+        let byte = *bytes.get(*pos + i)?;
+        value |= u64::from(byte & 0x7f) << (7 * i);
+        if byte < 0x80 {
+            if i == 9 && byte > 1 {
+                return None;
+            }
+            *pos += i + 1;
+            return Some(value);
+        }
+    }
+    None
 }
 
 /// Checks that a string value is UTF-8. Descriptor names are almost always short ASCII, which
