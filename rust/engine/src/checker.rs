@@ -131,13 +131,16 @@ impl Remembered {
     fn weight(&self) -> usize {
         std::mem::size_of::<Remembered>()
             + self.data.data().len()
-            + 12
+            + SHORT_SHA256_LEN
             + match &self.root {
                 Ok(name) => name.len(),
                 Err(e) => e.message.len(),
             }
     }
 }
+
+/// The digest a report names a schema by, once worked out: 12 hex digits.
+const SHORT_SHA256_LEN: usize = 12;
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 

@@ -73,23 +73,18 @@ impl Serialize for NamedSchema {
 /// The first 12 hex digits of the SHA-256 of a schema's data, worked out the first time it
 /// is shown. Most checks pass and name no schema, and hashing the data costs about as much as
 /// decoding it: a cold check that hashed every schema up front spent a quarter of its time
-/// here. Clones share the holder of the data and its digest.
+/// here. Clones share the data and its digest.
 #[derive(Clone)]
-pub struct SchemaDigest(Arc<dyn Digested>);
-
-/// What holds a schema's data and works out its digest once.
-pub trait Digested: Send + Sync {
-    fn short_sha256(&self) -> &str;
-}
+pub struct SchemaDigest(Arc<LazyDigest>);
 
 /// Schema data and its digest, worked out when first asked for.
-pub struct LazyDigest {
+pub(crate) struct LazyDigest {
     data: Box<[u8]>,
     hex: OnceLock<String>,
 }
 
 impl LazyDigest {
-    pub fn new(data: Box<[u8]>) -> LazyDigest {
+    pub(crate) fn new(data: Box<[u8]>) -> LazyDigest {
         LazyDigest {
             data,
             hex: OnceLock::new(),
@@ -97,33 +92,25 @@ impl LazyDigest {
     }
 
     /// A digest worked out already, of data not kept.
-    pub fn known(hex: String) -> LazyDigest {
+    pub(crate) fn known(hex: String) -> LazyDigest {
         LazyDigest {
             data: Box::default(),
             hex: OnceLock::from(hex),
         }
     }
 
-    pub fn data(&self) -> &[u8] {
+    pub(crate) fn data(&self) -> &[u8] {
         &self.data
     }
-}
 
-impl Digested for LazyDigest {
     fn short_sha256(&self) -> &str {
         self.hex
             .get_or_init(|| crate::model::short_sha256(&self.data))
     }
 }
 
-impl Digested for String {
-    fn short_sha256(&self) -> &str {
-        self
-    }
-}
-
 impl SchemaDigest {
-    pub fn new(holder: Arc<dyn Digested>) -> SchemaDigest {
+    pub(crate) fn new(holder: Arc<LazyDigest>) -> SchemaDigest {
         SchemaDigest(holder)
     }
 
@@ -135,7 +122,7 @@ impl SchemaDigest {
 /// A digest already worked out (of data not kept, or in tests).
 impl From<String> for SchemaDigest {
     fn from(hex: String) -> SchemaDigest {
-        SchemaDigest(Arc::new(hex))
+        SchemaDigest(Arc::new(LazyDigest::known(hex)))
     }
 }
 
