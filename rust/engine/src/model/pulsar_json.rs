@@ -21,11 +21,37 @@ const BASE64: GeneralPurpose = GeneralPurpose::new(
 #[serde(rename_all = "camelCase")]
 struct RawSchemaData<'a> {
     #[serde(borrow)]
-    file_descriptor_set: Option<Cow<'a, str>>,
+    file_descriptor_set: Option<Text<'a>>,
     #[serde(borrow)]
-    root_message_type_name: Option<Cow<'a, str>>,
+    root_message_type_name: Option<Text<'a>>,
     #[serde(borrow)]
-    root_file_descriptor_name: Option<Cow<'a, str>>,
+    root_file_descriptor_name: Option<Text<'a>>,
+}
+
+/// A JSON string, borrowed when it has no escapes. serde borrows a `Cow<str>` field only when
+/// the field's type is exactly that: inside an `Option` it copies every string.
+struct Text<'a>(Cow<'a, str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Text<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Borrowed(text)))
+            }
+            fn visit_str<E>(self, text: &str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(text.to_owned())))
+            }
+            fn visit_string<E>(self, text: String) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(text)))
+            }
+        }
+        deserializer.deserialize_str(Visitor)
+    }
 }
 
 /// The three parts of PROTOBUF_NATIVE schema data, decoded.
@@ -86,8 +112,8 @@ fn decode_base64(text: &str) -> Result<Vec<u8>, base64::DecodeError> {
     }
 }
 
-fn required<'a>(value: Option<Cow<'a, str>>, name: &str) -> Result<Cow<'a, str>, DecodeError> {
-    match value {
+fn required<'a>(value: Option<Text<'a>>, name: &str) -> Result<Cow<'a, str>, DecodeError> {
+    match value.map(|text| text.0) {
         Some(v) if !v.trim().is_empty() => Ok(v),
         Some(_) => Err(DecodeError::invalid(format!(
             "schema data field `{name}` is empty"
@@ -145,5 +171,21 @@ mod tests {
         assert_eq!(decode_base64("6NlAy2g="), BASE64.decode("6NlAy2g="));
         assert!(decode_base64("Vg=").is_ok());
         assert!(accepted > 1000 && refused > 1000, "{accepted} {refused}");
+    }
+
+    /// Strings with escapes (a serializer that writes `\/`) are read as well as borrowed ones.
+    #[test]
+    fn strings_with_escapes_read_like_plain_ones() {
+        let plain = br#"{"fileDescriptorSet":"ab/+","rootMessageTypeName":"a.B","rootFileDescriptorName":"a/b.proto"}"#;
+        let escaped = br#"{"fileDescriptorSet":"ab\/+","rootMessageTypeName":"a\u002eB","rootFileDescriptorName":"a\/b.proto"}"#;
+        let parsed = SchemaData::parse(plain).unwrap();
+        assert_eq!(parsed.root_message, "a.B");
+        assert_eq!(parsed.root_file, "a/b.proto");
+        assert_eq!(parsed.descriptor_set, vec![0x69, 0xbf, 0xfe]);
+        assert_eq!(SchemaData::parse(escaped).unwrap(), parsed);
+        let number =
+            br#"{"fileDescriptorSet":1,"rootMessageTypeName":"a.B","rootFileDescriptorName":"b"}"#;
+        let error = SchemaData::parse(number).unwrap_err().message;
+        assert!(error.contains("expected a string"), "{error}");
     }
 }
