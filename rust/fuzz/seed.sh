@@ -26,4 +26,6 @@ new = open(sys.argv[2], "rb").read()[1:]
 open(sys.argv[3], "wb").write(b"\x05" + struct.pack("<H", len(old)) + old + new)
 PY
 done
-echo "seeded: $(ls "$corpus/schema_json" | wc -l) schema_json, $(ls "$corpus/descriptor_set" | wc -l) descriptor_set, $(ls "$corpus/can_read" | wc -l) can_read"
+# one_pass reads the same input as descriptor_set.
+rm -rf "$corpus/one_pass" && cp -r "$corpus/descriptor_set" "$corpus/one_pass"
+echo "seeded: $(ls "$corpus/schema_json" | wc -l) schema_json, $(ls "$corpus/descriptor_set" | wc -l) descriptor_set, $(ls "$corpus/can_read" | wc -l) can_read, $(ls "$corpus/one_pass" | wc -l) one_pass"

@@ -4,83 +4,19 @@
 
 mod support;
 
-use std::fs;
-use std::path::Path;
-
 use prost::Message;
 use prost_types::{DescriptorProto, FileDescriptorProto, FileDescriptorSet};
 use protocompat::model::{prescan, Counts};
 use protocompat::{check, Strategy};
-use serde_json::Value;
-use support::{fixtures, put_len, schema_of_files, tempdir, tiny_root_file};
+use support::sets::{self, everything};
+use support::{put_len, schema_of_files, tiny_root_file};
 
-/// Every compat fixture, both sides, and the benchmark schemas, compiled as the tests compile
-/// them (with source info).
+/// The compiled sets of `support::sets`, by name.
 fn compiled_sets() -> Vec<(String, Vec<u8>)> {
-    let mut sets = Vec::new();
-    let compat = fixtures().join("compat");
-    let mut cases: Vec<_> = fs::read_dir(&compat)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    cases.sort();
-    for case in cases {
-        let expect: Value =
-            serde_json::from_str(&fs::read_to_string(case.join("expect.json")).unwrap()).unwrap();
-        let root_file = expect["root_file"].as_str().unwrap();
-        for side in ["old", "new"] {
-            let set = protox::compile([root_file], [case.join(side)]).unwrap();
-            let name = format!("{}/{side}", case.file_name().unwrap().to_string_lossy());
-            sets.push((name, set.encode_to_vec()));
-        }
-    }
-    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/schemas");
-    for size in ["small", "medium", "large"] {
-        let set = protox::compile([format!("{size}.proto")], [&bench]).unwrap();
-        sets.push((format!("bench/{size}"), set.encode_to_vec()));
-    }
-    sets.push(("every kind of declaration".into(), everything()));
-    sets
-}
-
-/// A set using what the fixtures do not: groups, extensions, services, public imports,
-/// reserved names and ranges, options and defaults.
-fn everything() -> Vec<u8> {
-    let dir = tempdir();
-    fs::write(
-        dir.join("base.proto"),
-        "syntax = \"proto2\";\npackage base;\nmessage Money { optional int64 cents = 1; }\n",
-    )
-    .unwrap();
-    fs::write(
-        dir.join("order.proto"),
-        r#"syntax = "proto2";
-package shop;
-import public "base.proto";
-option java_package = "com.example.shop";
-enum Status { NEW = 0; DONE = 1 [deprecated = true]; reserved 5 to 9; reserved "OLD"; }
-message Order {
-  optional int64 id = 1 [default = 7];
-  optional group Line = 2 { optional string sku = 1; repeated int32 qty = 2 [packed = true]; }
-  optional base.Money total = 3;
-  map<string, Status> tags = 4;
-  oneof pick { string a = 5; int32 b = 6; }
-  extensions 100 to 199;
-  reserved 50 to 60;
-  reserved "gone";
-  message Inner { extend Order { optional string note = 100; } }
-}
-extend Order { optional int32 priority = 101; }
-service Orders {
-  rpc Get(Order) returns (Order);
-  rpc Watch(stream Order) returns (stream base.Money) { option deprecated = true; }
-}
-"#,
-    )
-    .unwrap();
-    let set = protox::compile(["order.proto"], [&dir]).unwrap();
-    fs::remove_dir_all(&dir).unwrap();
-    set.encode_to_vec()
+    sets::compiled_sets()
+        .into_iter()
+        .map(|set| (set.name, set.bytes))
+        .collect()
 }
 
 /// The counts, taken from the decoded set.

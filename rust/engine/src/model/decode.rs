@@ -16,10 +16,12 @@ use super::features::{
     FeatureError, FeatureSet, Features, FieldPresence, MessageEncoding, RepeatedFieldEncoding,
     Syntax, EDITION_PROTO2, EDITION_PROTO3,
 };
+use super::prescan::Kind;
 use super::tables::{
     Cardinality, Enum, EnumValue, Field, File, Label, Message, Model, Oneof, Scalar, Span, Str,
     Type, NONE,
 };
+use super::tally::Tally;
 use super::wire::{Fields, Reader};
 use crate::error::DecodeError;
 use crate::text::bound;
@@ -65,6 +67,7 @@ mod tag {
         pub const DEFAULT_VALUE: u32 = 7;
         pub const OPTIONS: u32 = 8;
         pub const ONEOF_INDEX: u32 = 9;
+        pub const JSON_NAME: u32 = 10;
         pub const PROTO3_OPTIONAL: u32 = 17;
     }
     pub mod field_options {
@@ -131,6 +134,7 @@ mod keys {
         pub const DEFAULT_VALUE: u32 = key(tag::field::DEFAULT_VALUE, LEN);
         pub const OPTIONS: u32 = key(tag::field::OPTIONS, LEN);
         pub const ONEOF_INDEX: u32 = key(tag::field::ONEOF_INDEX, VARINT);
+        pub const JSON_NAME: u32 = key(tag::field::JSON_NAME, LEN);
         pub const PROTO3_OPTIONAL: u32 = key(tag::field::PROTO3_OPTIONAL, VARINT);
     }
     pub mod enum_value {
@@ -215,6 +219,8 @@ pub(crate) struct Builder<'a> {
     oneof_features: Vec<Features>,
     /// One message's field names (interned, so equal names start at the same place) and rows.
     names: Vec<(u32, u32)>,
+    /// What the prescan counts, counted again as the files are read.
+    tally: Tally,
 }
 
 /// Where an error is: a declaration's full name, or a member (`name`) of a scope. Rendered
@@ -247,7 +253,7 @@ struct Context {
 }
 
 impl<'a> Builder<'a> {
-    pub(crate) fn new() -> Builder<'a> {
+    pub(crate) fn new(tally: Tally) -> Builder<'a> {
         Builder {
             model: Model::default(),
             interned: NameMap::default(),
@@ -256,7 +262,14 @@ impl<'a> Builder<'a> {
             children: Vec::new(),
             oneof_features: Vec::new(),
             names: Vec::new(),
+            tally,
         }
+    }
+
+    /// The prescan's counts for the files read so far, `files` records in `set_len` bytes, or
+    /// more (see [`Tally::counts`]).
+    pub(crate) fn counts(&self, files: usize, set_len: usize) -> super::Counts {
+        self.tally.counts(&self.model, files, set_len)
     }
 
     /// Room for what the prescan counted, so the tables grow without copying.
@@ -368,12 +381,22 @@ impl<'a> Builder<'a> {
         for field in Fields::new(bytes) {
             let (number, value) = field?;
             match number {
-                tag::file::NAME => name = value.text()?,
-                tag::file::PACKAGE => package = value.text()?,
+                tag::file::NAME => {
+                    name = value.text()?;
+                    self.tally.name(name.len());
+                }
+                tag::file::PACKAGE => {
+                    package = value.text()?;
+                    self.tally.name(package.len());
+                }
                 tag::file::SYNTAX => syntax_text = Some(value.text()?),
                 tag::file::EDITION => edition = Some(value.int32()?),
-                tag::file::OPTIONS => options = Some(value.bytes()?),
-                _ => {}
+                tag::file::OPTIONS => {
+                    let bytes = value.bytes()?;
+                    self.tally.skipped(bytes);
+                    options = Some(bytes);
+                }
+                _ => self.tally.unread(Kind::File, number, value)?,
             }
         }
         let id = self.model.files.len() as u32;
@@ -468,22 +491,31 @@ impl<'a> Builder<'a> {
         parent: &Features,
         bytes: &'a [u8],
     ) -> Result<u32> {
+        self.tally.enter()?;
         let mark = self.children.len();
         let mut name = "";
         let mut options: Option<&[u8]> = None;
         let mut reader = Reader::new(bytes);
         while !reader.is_done() {
             match reader.key()? {
-                keys::message::NAME => name = reader.text()?,
-                keys::message::OPTIONS => options = Some(reader.bytes()?),
+                keys::message::NAME => {
+                    name = reader.text()?;
+                    self.tally.name(name.len());
+                }
+                keys::message::OPTIONS => {
+                    let bytes = reader.bytes()?;
+                    self.tally.skipped(bytes);
+                    options = Some(bytes);
+                }
                 key @ (keys::message::FIELD
                 | keys::message::ONEOF_DECL
                 | keys::message::NESTED_TYPE
                 | keys::message::ENUM_TYPE
                 | keys::message::EXTENSION) => self.children.push((key >> 3, reader.bytes()?)),
-                other => reader.skip(other, |tag| matches!(tag, 1..=4 | 6..=8))?,
+                other => self.tally.unread_key(Kind::Message, other, &mut reader)?,
             }
         }
+        self.tally.declared(scope.len, name.len())?;
         let children = mark..self.children.len();
         let (full_name, name_at) = self.join(scope, name);
         let id = self.model.messages.len() as u32;
@@ -515,7 +547,8 @@ impl<'a> Builder<'a> {
             if number != tag::message::ONEOF_DECL {
                 continue;
             }
-            let (oneof_name, oneof_options) = oneof(bytes)?;
+            let (oneof_name, oneof_options) = oneof(&mut self.tally, bytes)?;
+            self.tally.declared(full_name.len, oneof_name.len())?;
             let mut own = features;
             if let Some(options) = oneof_options {
                 for field in Fields::new(options) {
@@ -575,6 +608,7 @@ impl<'a> Builder<'a> {
             }
         }
         self.children.truncate(mark);
+        self.tally.leave();
         Ok(id)
     }
 
@@ -672,7 +706,7 @@ impl<'a> Builder<'a> {
         oneof_features: usize,
         bytes: &'a [u8],
     ) -> Result<()> {
-        let raw = RawField::read(bytes)?;
+        let raw = RawField::read(bytes, &mut self.tally)?;
         let oneof_count = self.oneof_features.len() - oneof_features;
         let owner = self.model.messages[message as usize].full_name;
         let element = Element {
@@ -682,6 +716,7 @@ impl<'a> Builder<'a> {
         if raw.name.is_empty() {
             return Err(self.refuse(ctx.file, &element, "a field has no name"));
         }
+        self.tally.declared(owner.len, raw.name.len())?;
         let number = self.field_number(ctx, &element, raw.number)?;
         let label = self.label(ctx, &element, raw.label)?;
         let oneof = match raw.oneof_index {
@@ -869,7 +904,9 @@ impl<'a> Builder<'a> {
     /// An extension: its number, type and extendee are checked; nothing of it is kept, since
     /// no rule reads extensions.
     fn extension(&mut self, ctx: Context, scope: Str, bytes: &'a [u8]) -> Result<()> {
-        let raw = RawField::read(bytes)?;
+        let raw = RawField::read(bytes, &mut self.tally)?;
+        self.tally.declared(scope.len, raw.name.len())?;
+        self.tally.extension();
         let element = Element {
             scope,
             name: raw.name,
@@ -907,8 +944,12 @@ impl<'a> Builder<'a> {
             let (number, value) = field?;
             if number == tag::service::NAME {
                 name = value.text()?;
+                self.tally.name(name.len());
+            } else {
+                self.tally.unread(Kind::Service, number, value)?;
             }
         }
+        self.tally.declared(scope.len, name.len())?;
         let (owner, _) = self.join(scope, name);
         for field in Fields::new(bytes) {
             let (number, value) = field?;
@@ -920,11 +961,19 @@ impl<'a> Builder<'a> {
             for field in Fields::new(value.bytes()?) {
                 let (number, value) = field?;
                 match number {
-                    tag::method::NAME => method = value.text()?,
-                    tag::method::INPUT_TYPE | tag::method::OUTPUT_TYPE => types.push(value.text()?),
-                    _ => {}
+                    tag::method::NAME => {
+                        method = value.text()?;
+                        self.tally.name(method.len());
+                    }
+                    tag::method::INPUT_TYPE | tag::method::OUTPUT_TYPE => {
+                        let type_name = value.text()?;
+                        self.tally.name(type_name.len());
+                        types.push(type_name);
+                    }
+                    _ => self.tally.unread(Kind::Method, number, value)?,
                 }
             }
+            self.tally.declared(owner.len, method.len())?;
             for type_name in types {
                 self.pending.push(Pending {
                     target: Target::MessageName,
@@ -951,11 +1000,19 @@ impl<'a> Builder<'a> {
         for field in Fields::new(bytes) {
             let (number, value) = field?;
             match number {
-                tag::enums::NAME => name = value.text()?,
-                tag::enums::OPTIONS => options = Some(value.bytes()?),
-                _ => {}
+                tag::enums::NAME => {
+                    name = value.text()?;
+                    self.tally.name(name.len());
+                }
+                tag::enums::OPTIONS => {
+                    let bytes = value.bytes()?;
+                    self.tally.skipped(bytes);
+                    options = Some(bytes);
+                }
+                _ => self.tally.unread(Kind::Enum, number, value)?,
             }
         }
+        self.tally.declared(scope.len, name.len())?;
         let (full_name, name_at) = self.join(scope, name);
         let element = Element::named(full_name);
         if name.is_empty() {
@@ -981,22 +1038,28 @@ impl<'a> Builder<'a> {
             let mut reader = Reader::new(value.bytes()?);
             while !reader.is_done() {
                 match reader.key()? {
-                    keys::enum_value::NAME => value_name = reader.text()?,
+                    keys::enum_value::NAME => {
+                        value_name = reader.text()?;
+                        self.tally.name(value_name.len());
+                    }
                     keys::enum_value::NUMBER => value_number = reader.int32()?,
                     keys::enum_value::OPTIONS => {
-                        for field in Fields::new(reader.bytes()?) {
+                        let options = reader.bytes()?;
+                        self.tally.skipped(options);
+                        for field in Fields::new(options) {
                             let (number, value) = field?;
                             if number == tag::enum_value_options::FEATURES {
                                 self.features(ctx, &element, value.bytes()?)?;
                             }
                         }
                     }
-                    other => reader.skip(other, |tag| matches!(tag, 1..=3))?,
+                    other => self.tally.unread_key(Kind::EnumValue, other, &mut reader)?,
                 }
             }
             if value_name.is_empty() {
                 return Err(self.refuse(ctx.file, &element, "an enum value has no name"));
             }
+            self.tally.declared(full_name.len, value_name.len())?;
             let value_name = self.intern(value_name);
             self.model.values.push(EnumValue {
                 name: value_name,
@@ -1112,6 +1175,8 @@ impl<'a> Builder<'a> {
             field.settle();
         }
         self.check_defaults()?;
+        // Tables grown row by row have room to spare, which a cached model would carry.
+        self.model.shrink_to_fit();
         Ok(self.model)
     }
 
@@ -1204,15 +1269,22 @@ fn resolve(
 }
 
 /// A oneof's name and options.
-fn oneof(bytes: &[u8]) -> Result<(&str, Option<&[u8]>)> {
+fn oneof<'b>(tally: &mut Tally, bytes: &'b [u8]) -> Result<(&'b str, Option<&'b [u8]>)> {
     let mut name = "";
     let mut options = None;
     for field in Fields::new(bytes) {
         let (number, value) = field?;
         match number {
-            tag::oneof::NAME => name = value.text()?,
-            tag::oneof::OPTIONS => options = Some(value.bytes()?),
-            _ => {}
+            tag::oneof::NAME => {
+                name = value.text()?;
+                tally.name(name.len());
+            }
+            tag::oneof::OPTIONS => {
+                let bytes = value.bytes()?;
+                tally.skipped(bytes);
+                options = Some(bytes);
+            }
+            _ => tally.unread(Kind::Oneof, number, value)?,
         }
     }
     Ok((name, options))
@@ -1236,7 +1308,7 @@ impl<'a> RawField<'a> {
     // Inlined, so that the fields read stay in registers: returned through memory, the
     // struct's small parts were stored piecewise and loaded whole, which stalls every field.
     #[inline(always)]
-    fn read(bytes: &'a [u8]) -> Result<RawField<'a>> {
+    fn read(bytes: &'a [u8], tally: &mut Tally) -> Result<RawField<'a>> {
         let mut raw = RawField {
             name: "",
             number: None,
@@ -1257,6 +1329,7 @@ impl<'a> RawField<'a> {
         let mut key = reader.next_key()?;
         if key == Some(keys::field::NAME) {
             raw.name = reader.text()?;
+            tally.name(raw.name.len());
             key = reader.next_key()?;
         }
         if key == Some(keys::field::NUMBER) {
@@ -1273,14 +1346,31 @@ impl<'a> RawField<'a> {
         }
         while let Some(current) = key {
             match current {
-                keys::field::NAME => raw.name = reader.text()?,
-                keys::field::EXTENDEE => raw.extendee = Some(reader.text()?),
+                keys::field::NAME => {
+                    raw.name = reader.text()?;
+                    tally.name(raw.name.len());
+                }
+                keys::field::EXTENDEE => {
+                    let extendee = reader.text()?;
+                    tally.name(extendee.len());
+                    raw.extendee = Some(extendee);
+                }
                 keys::field::NUMBER => raw.number = Some(reader.int32()?),
                 keys::field::LABEL => raw.label = Some(reader.int32()?),
                 keys::field::TYPE => raw.declared = reader.int32()?,
-                keys::field::TYPE_NAME => raw.type_name = Some(reader.text()?),
+                keys::field::TYPE_NAME => {
+                    let type_name = reader.text()?;
+                    tally.name(type_name.len());
+                    raw.type_name = Some(type_name);
+                }
                 keys::field::DEFAULT_VALUE => raw.default = Some(reader.text()?),
-                keys::field::OPTIONS => raw.options = Some(reader.bytes()?),
+                keys::field::OPTIONS => {
+                    let options = reader.bytes()?;
+                    tally.skipped(options);
+                    raw.options = Some(options);
+                }
+                // Not kept, but read here: protoc writes one for every field.
+                keys::field::JSON_NAME => tally.name(reader.bytes()?.len()),
                 keys::field::ONEOF_INDEX => {
                     let index = reader.int32()?;
                     if index < 0 {
@@ -1289,7 +1379,7 @@ impl<'a> RawField<'a> {
                     raw.oneof_index = Some(index)
                 }
                 keys::field::PROTO3_OPTIONAL => raw.proto3_optional = reader.bool()?,
-                other => reader.skip(other, |tag| matches!(tag, 1..=9 | 17))?,
+                other => tally.unread_key(Kind::Field, other, &mut reader)?,
             }
             key = reader.next_key()?;
         }

@@ -5,6 +5,11 @@
 //! file lies; then only the files of the root file's import closure are read into the model,
 //! dependencies first. Files outside it are counted and never read, so they impose nothing
 //! beyond the limits (RULES.md section 4).
+//!
+//! Most sets hold the root's closure and nothing else, as a client built from generated
+//! classes sends them. Such a set is first read in one pass, the model's reader keeping the
+//! prescan's counts as it goes (`tally`); anything unusual on the way ends the pass, and the
+//! set is then walked and decoded as above, which says what is wrong.
 
 use std::collections::HashMap;
 
@@ -15,12 +20,98 @@ use super::decode::{self, BuildError, Builder};
 use super::list_names;
 use super::prescan::{self, FileRecord};
 use super::tables::Model;
-use super::wire::Fields;
+use super::tally::Tally;
+use super::wire::{self, Fields, Reader};
 use crate::error::DecodeError;
 use crate::limits::Limits;
 use crate::text::bound;
 
 pub(crate) fn build_model(
+    bytes: &[u8],
+    root_file: &str,
+    limits: &Limits,
+) -> Result<Model, DecodeError> {
+    match build_in_one_pass(bytes, root_file, limits) {
+        Some(model) => Ok(model),
+        None => build_after_prescan(bytes, root_file, limits),
+    }
+}
+
+pub(super) fn build_both_ways(
+    bytes: &[u8],
+    root_file: &str,
+    limits: &Limits,
+) -> (Option<Model>, Result<Model, DecodeError>) {
+    (
+        build_in_one_pass(bytes, root_file, limits),
+        build_after_prescan(bytes, root_file, limits),
+    )
+}
+
+/// The model of a set that is exactly the root's import closure, read in one pass, or `None`
+/// when the set is anything else, or anything on the way is unusual or wrong: the prescan then
+/// walks it. A model built here is the one [`build_after_prescan`] builds: the same files in
+/// the same order, read by the same code, and the counts the prescan would take within the
+/// limits (see `tally`).
+fn build_in_one_pass(bytes: &[u8], root_file: &str, limits: &Limits) -> Option<Model> {
+    // Every element is a key and a length at least: past this, the prescan counts them.
+    if bytes.len() / 2 > limits.max_elements {
+        return None;
+    }
+    let records = file_records(bytes, limits.max_files)?;
+    let files = index_by_name(&records);
+    let closure = import_closure(&files, root_file).ok()?;
+    // A file listed twice, a file with no name or one the root does not import: the prescan
+    // counts and checks what the model would not read.
+    if closure.len() != records.len() {
+        return None;
+    }
+    let mut builder = Builder::new(Tally::one_pass(limits));
+    for record in closure {
+        builder.file(body(record).ok()?).ok()?;
+    }
+    let counts = builder.counts(records.len(), bytes.len());
+    limits.check_counts(&counts, String::new).ok()?;
+    builder.finish().ok()
+}
+
+/// The set's file records and their names, as the prescan finds them, or `None` past
+/// `max_files` or at anything but a file record at the top of the set.
+fn file_records(bytes: &[u8], max_files: usize) -> Option<Vec<FileRecord<'_>>> {
+    const FILE: u32 = wire::key(1, wire::LEN);
+    const NAME: u32 = wire::key(1, wire::LEN);
+    let mut records = Vec::new();
+    let mut set = Reader::new(bytes);
+    while !set.is_done() {
+        let start = set.position();
+        if set.key().ok()? != FILE {
+            return None;
+        }
+        let file = set.bytes().ok()?;
+        // The last name, as prost keeps the last.
+        let mut name: &[u8] = &[];
+        let mut fields = Reader::new(file);
+        while !fields.is_done() {
+            let key = fields.key().ok()?;
+            let value = fields.value(key).ok()?;
+            if key == NAME {
+                name = value.bytes().ok()?;
+            }
+        }
+        records.push(FileRecord {
+            bytes: &bytes[start..set.position()],
+            name,
+        });
+        if records.len() > max_files {
+            return None;
+        }
+    }
+    Some(records)
+}
+
+/// The model of the root's import closure, after the prescan has walked the whole set and
+/// its counts are within the limits.
+fn build_after_prescan(
     bytes: &[u8],
     root_file: &str,
     limits: &Limits,
@@ -33,9 +124,8 @@ pub(crate) fn build_model(
     }
     let files = index_by_name(&scan.files);
     let closure = import_closure(&files, root_file)?;
-    let mut builder = Builder::new();
-    // When the closure is the whole set, as a client built from generated classes sends it,
-    // the counts say exactly how many rows the tables get.
+    let mut builder = Builder::new(Tally::after_prescan());
+    // When the closure is the whole set, the counts say exactly how many rows the tables get.
     if closure.len() == scan.counts.files {
         builder.reserve(&scan.counts);
     }

@@ -3,6 +3,7 @@
 //!
 //! - `pulsar_json`: the JSON the broker stores, and the descriptor set inside it;
 //! - `prescan`: counts from the raw wire bytes, checked against the limits first;
+//! - `tally`: the same counts kept while decoding, so that most sets are read in one pass;
 //! - `descriptor_set`: which files the root's import closure holds, dependencies first;
 //! - `wire` and `decode`: those files read straight from the bytes into [`Model`]'s tables;
 //! - `features`: edition defaults and inheritance, proto2 and proto3 as their equivalents;
@@ -16,6 +17,7 @@ mod features;
 mod prescan;
 mod pulsar_json;
 mod tables;
+mod tally;
 mod wire;
 
 use sha2::{Digest, Sha256};
@@ -78,6 +80,18 @@ impl Schema {
     pub fn heap_bytes(&self) -> usize {
         std::mem::size_of::<Schema>() + self.model.heap_bytes()
     }
+}
+
+/// A descriptor set's model built in one pass (`None` when that pass gives way to the prescan)
+/// and after the prescan, for the tests that hold the two to the same result
+/// (`tests/one_pass.rs`, `fuzz/fuzz_targets/one_pass.rs`).
+#[doc(hidden)]
+pub fn build_both_ways(
+    descriptor_set: &[u8],
+    root_file: &str,
+    limits: &Limits,
+) -> (Option<Model>, Result<Model, DecodeError>) {
+    descriptor_set::build_both_ways(descriptor_set, root_file, limits)
 }
 
 /// The first 12 hex digits of the SHA-256 of `data`.

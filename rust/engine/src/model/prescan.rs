@@ -125,7 +125,7 @@ pub(crate) fn scan(bytes: &[u8], keep_files: usize) -> Result<Scan<'_>, DecodeEr
 }
 
 /// prost's recursion limit: a message nested deeper than this is refused while decoding.
-const MAX_DEPTH: usize = 100;
+pub(super) const MAX_DEPTH: usize = 100;
 
 const FILE_NAME: &str = "a file name";
 
@@ -138,7 +138,7 @@ const RECURSION_LIMIT: &str = "recursion limit reached";
 
 /// The messages of descriptor.proto the walk enters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(super) enum Kind {
     Set,
     File,
     Message,
@@ -184,7 +184,7 @@ impl Kind {
 
 /// How a field declared by descriptor.proto is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Value {
+pub(super) enum Value {
     /// A declaration to walk into.
     Walk(Kind),
     /// A message whose inside does not matter here: options, source info, ranges.
@@ -230,6 +230,13 @@ const _: () = {
 #[inline(always)]
 fn field(kind: Kind, tag: u32) -> Option<(&'static str, Value)> {
     FIELDS[kind as usize].get(tag as usize).copied().flatten()
+}
+
+/// How descriptor.proto declares field `tag` of `kind`, for the model's reader, which checks
+/// what this walk checks when it reads a set in one pass (`tally`).
+#[inline]
+pub(super) fn declared(kind: Kind, tag: u32) -> Option<Value> {
+    field(kind, tag).map(|(_, value)| value)
 }
 
 /// The fields prost-types 0.14 declares, by their prost names (errors quote them); anything
@@ -630,7 +637,7 @@ impl<'a> Scanner<'a> {
 /// How deep [`records_within`] looks inside a message the walk does not enter: deep enough for
 /// an options message's uninterpreted options and their name parts, and for source info's
 /// locations and their comments.
-const SKIPPED_DEPTH: usize = 3;
+pub(super) const SKIPPED_DEPTH: usize = 3;
 
 /// How many records lie inside a message the walk does not enter (options, source info,
 /// ranges), down to `depth` levels of length-delimited fields that read as messages: each
@@ -638,7 +645,7 @@ const SKIPPED_DEPTH: usize = 3;
 /// one, which can only overcount. Also says whether the bytes read as a message at all.
 /// Counting stops quietly at anything malformed: prost refuses that when it decodes the file,
 /// and a file it never decodes costs nothing. Work is at most `depth + 1` reads of the bytes.
-fn records_within(bytes: &[u8], depth: usize) -> (usize, bool) {
+pub(super) fn records_within(bytes: &[u8], depth: usize) -> (usize, bool) {
     let mut inner = Scanner {
         bytes,
         pos: 0,

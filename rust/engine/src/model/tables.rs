@@ -15,7 +15,7 @@ pub(crate) struct Str {
 }
 
 /// A run of consecutive rows of a table.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Span {
     pub start: u32,
     pub len: u32,
@@ -134,12 +134,14 @@ pub enum Cardinality {
     Repeated,
 }
 
+#[derive(Debug, PartialEq)]
 pub(crate) struct File {
     pub name: Str,
     pub package: Str,
     pub syntax: Syntax,
 }
 
+#[derive(Debug, PartialEq)]
 pub(crate) struct Message {
     pub full_name: Str,
     /// Where the message's own name starts in its full name.
@@ -153,6 +155,7 @@ pub(crate) struct Message {
     pub features: Features,
 }
 
+#[derive(Debug, PartialEq)]
 pub(crate) struct Field {
     pub name: Str,
     pub number: u32,
@@ -196,12 +199,14 @@ impl Field {
     }
 }
 
+#[derive(Debug, PartialEq)]
 pub(crate) struct Oneof {
     pub name: Str,
     /// The oneof protoc makes for a proto3 `optional` field.
     pub synthetic: bool,
 }
 
+#[derive(Debug, PartialEq)]
 pub(crate) struct Enum {
     pub full_name: Str,
     pub name_at: u32,
@@ -210,13 +215,15 @@ pub(crate) struct Enum {
     pub features: Features,
 }
 
+#[derive(Debug, PartialEq)]
 pub(crate) struct EnumValue {
     pub name: Str,
     pub number: i32,
 }
 
 /// The declarations of one schema's import closure.
-#[derive(Default)]
+/// `Debug` and `PartialEq` serve the test that two ways of building a model agree.
+#[derive(Default, Debug, PartialEq)]
 pub struct Model {
     pub(crate) text: String,
     pub(crate) files: Vec<File>,
@@ -235,6 +242,17 @@ impl Model {
     }
 
     /// The heap the model holds.
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.text.shrink_to_fit();
+        self.files.shrink_to_fit();
+        self.messages.shrink_to_fit();
+        self.fields.shrink_to_fit();
+        self.oneofs.shrink_to_fit();
+        self.enums.shrink_to_fit();
+        self.values.shrink_to_fit();
+        self.by_number.shrink_to_fit();
+    }
+
     pub fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
         self.text.capacity()

@@ -11,8 +11,10 @@
 pub(crate) enum Value<'a> {
     Varint(u64),
     Bytes(&'a [u8]),
-    /// Fixed-width values and groups: nothing descriptor.proto's fields read.
-    Other,
+    /// Fixed-width values: nothing descriptor.proto's fields read.
+    Fixed,
+    /// A group, skipped with everything in it: only unknown fields can be groups.
+    Group,
 }
 
 impl<'a> Value<'a> {
@@ -83,6 +85,12 @@ impl<'a> Reader<'a> {
         Reader { bytes, pos: 0 }
     }
 
+    /// How many bytes have been read.
+    #[inline(always)]
+    pub(crate) fn position(&self) -> usize {
+        self.pos
+    }
+
     #[inline(always)]
     pub(crate) fn is_done(&self) -> bool {
         self.pos >= self.bytes.len()
@@ -148,38 +156,23 @@ impl<'a> Reader<'a> {
         self.key().map(Some)
     }
 
-    /// The value of a field whose `key` was just read and did not match what the caller reads:
-    /// skipped, unless `known(tag)` says the caller reads that tag, in which case its wire type
-    /// is the wrong one.
-    #[inline]
-    pub(crate) fn skip(
-        &mut self,
-        key: u32,
-        known: impl Fn(u32) -> bool,
-    ) -> Result<(), &'static str> {
-        if known(key >> 3) {
-            return Err(WRONG_WIRE_TYPE);
-        }
-        self.value(key).map(drop)
-    }
-
     /// The value of a field whose `key` was just read.
     #[inline(always)]
-    fn value(&mut self, key: u32) -> Result<Value<'a>, &'static str> {
+    pub(crate) fn value(&mut self, key: u32) -> Result<Value<'a>, &'static str> {
         Ok(match key & 7 {
             0 => Value::Varint(self.varint()?),
             1 => {
                 self.take(8)?;
-                Value::Other
+                Value::Fixed
             }
             2 => Value::Bytes(self.bytes()?),
             3 => {
                 self.skip_group(key >> 3)?;
-                Value::Other
+                Value::Group
             }
             5 => {
                 self.take(4)?;
-                Value::Other
+                Value::Fixed
             }
             _ => return Err(BAD_GROUP),
         })
@@ -298,7 +291,7 @@ mod tests {
         assert_eq!(fields.len(), 4);
         assert_eq!(fields[0].1.varint(), Ok(150));
         assert_eq!(fields[1].1.text(), Ok("hi"));
-        assert!(matches!(fields[2], (3, Value::Other)));
+        assert!(matches!(fields[2], (3, Value::Group)));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 pub mod cases;
 pub mod collide;
+pub mod sets;
 
 use std::path::{Path, PathBuf};
 
