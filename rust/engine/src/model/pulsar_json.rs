@@ -64,6 +64,14 @@ pub struct SchemaData {
 
 impl SchemaData {
     pub fn parse(data: &[u8]) -> Result<SchemaData, DecodeError> {
+        match compact(data) {
+            Some(parsed) => Ok(parsed),
+            None => SchemaData::parse_json(data),
+        }
+    }
+
+    /// Any JSON, through serde_json.
+    fn parse_json(data: &[u8]) -> Result<SchemaData, DecodeError> {
         let raw: RawSchemaData = serde_json::from_slice(data).map_err(|e| {
             DecodeError::invalid(format!(
                 "schema data is not PROTOBUF_NATIVE schema JSON \
@@ -73,7 +81,7 @@ impl SchemaData {
         let encoded = required(raw.file_descriptor_set, "fileDescriptorSet")?;
         let root_message = required(raw.root_message_type_name, "rootMessageTypeName")?;
         let root_file = required(raw.root_file_descriptor_name, "rootFileDescriptorName")?;
-        let descriptor_set = decode_base64(encoded.trim()).map_err(|e| {
+        let descriptor_set = decode_base64(encoded.trim().as_bytes()).map_err(|e| {
             DecodeError::invalid(format!(
                 "fileDescriptorSet is not valid standard base64: {e}"
             ))
@@ -96,11 +104,59 @@ impl SchemaData {
     }
 }
 
+/// The schema data as the Java client writes it, read without a JSON parser: the three keys
+/// once each, in any order, no whitespace, no escapes, and base64 that decodes. Anything else
+/// is `None`, and goes to serde_json, which reads all JSON and says what is wrong. The base64
+/// text is most of the data, and serde_json looks at each of its bytes for escapes; here it
+/// is found with one `memchr` and checked by decoding it, which accepts only the base64
+/// alphabet: no quote, backslash or control character, as JSON requires.
+fn compact(data: &[u8]) -> Option<SchemaData> {
+    let mut rest = data.strip_prefix(b"{")?;
+    let (mut encoded, mut root_message, mut root_file) = (None, None, None);
+    loop {
+        let key;
+        (key, rest) = string(rest.strip_prefix(b"\"")?)?;
+        let value;
+        (value, rest) = string(rest.strip_prefix(b":\"")?)?;
+        let slot = match key {
+            b"fileDescriptorSet" => &mut encoded,
+            b"rootMessageTypeName" => &mut root_message,
+            b"rootFileDescriptorName" => &mut root_file,
+            _ => return None,
+        };
+        if slot.replace(value).is_some() {
+            return None;
+        }
+        match rest {
+            [b',', more @ ..] => rest = more,
+            [b'}'] => break,
+            _ => return None,
+        }
+    }
+    let name = |bytes: &[u8]| {
+        let text = std::str::from_utf8(bytes).ok()?;
+        let usable = !text.trim().is_empty() && !bytes.iter().any(|&b| b < 0x20);
+        usable.then(|| text.to_owned())
+    };
+    Some(SchemaData {
+        root_message: name(root_message?)?,
+        root_file: name(root_file?)?,
+        descriptor_set: decode_base64(encoded.filter(|e| !e.is_empty())?).ok()?,
+    })
+}
+
+/// The bytes of a JSON string whose opening quote was just read, and what follows its closing
+/// quote; `None` at an escape or no closing quote.
+fn string(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
+    let end = memchr::memchr2(b'"', b'\\', bytes)?;
+    (bytes[end] == b'"').then(|| (&bytes[..end], &bytes[end + 1..]))
+}
+
 /// Decodes the descriptor set's base64, the largest part of the schema data. SIMD decoding is
 /// several times faster; it accepts a subset of what [`BASE64`] accepts (not a partial pad),
 /// with the same bytes, so whatever it refuses is decoded again by [`BASE64`], which accepts it
 /// or says what is wrong.
-fn decode_base64(text: &str) -> Result<Vec<u8>, base64::DecodeError> {
+fn decode_base64(text: &[u8]) -> Result<Vec<u8>, base64::DecodeError> {
     let fast = if text.len() % 4 == 0 {
         base64_simd::STANDARD
     } else {
@@ -160,7 +216,7 @@ mod tests {
                 continue;
             };
             let expected = BASE64.decode(&text);
-            assert_eq!(decode_base64(&text), expected, "{text:?}");
+            assert_eq!(decode_base64(text.as_bytes()), expected, "{text:?}");
             if expected.is_ok() {
                 accepted += 1;
             } else {
@@ -168,8 +224,8 @@ mod tests {
             }
         }
         // A partial pad: the base64 crate accepts it, the fast decoder does not.
-        assert_eq!(decode_base64("6NlAy2g="), BASE64.decode("6NlAy2g="));
-        assert!(decode_base64("Vg=").is_ok());
+        assert_eq!(decode_base64(b"6NlAy2g="), BASE64.decode("6NlAy2g="));
+        assert!(decode_base64(b"Vg=").is_ok());
         assert!(accepted > 1000 && refused > 1000, "{accepted} {refused}");
     }
 
@@ -187,5 +243,70 @@ mod tests {
             br#"{"fileDescriptorSet":1,"rootMessageTypeName":"a.B","rootFileDescriptorName":"b"}"#;
         let error = SchemaData::parse(number).unwrap_err().message;
         assert!(error.contains("expected a string"), "{error}");
+    }
+
+    /// Whatever the compact reader accepts, serde_json reads the same: canonical schema data,
+    /// then each with bytes changed, inserted or cut, and with the JSON spellings the compact
+    /// reader leaves to serde_json (whitespace, escapes, repeated or unknown keys).
+    #[test]
+    fn the_compact_reader_reads_what_serde_json_reads() {
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut random = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let spellings: [&[u8]; 12] = [
+            b" ",
+            b"\n",
+            b"\\/",
+            b"\\u0041",
+            b"\"",
+            b",",
+            b":",
+            b"{",
+            b"}",
+            b"\x01",
+            b"\xc3\x28",
+            br#","rootFileDescriptorName":"x.proto""#,
+        ];
+        let (mut compact_read, mut tried) = (0, 0);
+        for round in 0..20_000 {
+            let set: Vec<u8> = (0..random() % 64).map(|_| random() as u8).collect();
+            let data = SchemaData {
+                descriptor_set: set,
+                root_message: ["a.B", "pkg.Order", "é.Ü", ""][round % 4].to_owned(),
+                root_file: ["a/b.proto", "x.proto", " "][round % 3].to_owned(),
+            };
+            let mut json = data.to_json().into_bytes();
+            match random() % 4 {
+                0 => {}
+                1 => {
+                    let at = random() as usize % json.len();
+                    json[at] = random() as u8;
+                }
+                2 => {
+                    let at = random() as usize % json.len();
+                    let spelling = spellings[random() as usize % spellings.len()];
+                    json.splice(at..at, spelling.iter().copied());
+                }
+                _ => json.truncate(random() as usize % json.len()),
+            }
+            tried += 1;
+            if let Some(parsed) = compact(&json) {
+                compact_read += 1;
+                assert_eq!(
+                    SchemaData::parse_json(&json),
+                    Ok(parsed),
+                    "{}",
+                    String::from_utf8_lossy(&json)
+                );
+            }
+        }
+        assert!(
+            compact_read > 2_000 && compact_read < tried,
+            "{compact_read} of {tried}"
+        );
     }
 }
