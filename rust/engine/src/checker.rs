@@ -328,14 +328,66 @@ impl Checker {
         for index in 0..history {
             let mut old = self.fetch(source, SchemaRef::Existing(index))?;
             memory.check("after decoding an existing schema")?;
-            for &direction in directions {
-                let verdict = self.verdict(new, &mut old, index, direction, &mut work, memory)?;
+            let both_ways = match directions {
+                [forth, back] => self.verdicts_both_ways(
+                    new,
+                    &mut old,
+                    index,
+                    [*forth, *back],
+                    &mut work,
+                    memory,
+                )?,
+                _ => None,
+            };
+            for (i, &direction) in directions.iter().enumerate() {
+                let verdict = match &both_ways {
+                    Some(verdicts) => verdicts[i].clone(),
+                    None => self.verdict(new, &mut old, index, direction, &mut work, memory)?,
+                };
                 if !verdict.is_empty() {
                     report.add_verdict(index, &old.entry.digest(), direction, &verdict);
                 }
             }
         }
         Ok(work.walked)
+    }
+
+    /// Both directions of a FULL check walked in one traversal ([`walk::can_read_both_ways`])
+    /// and remembered, when neither is remembered yet; `None` leaves them to [`Self::verdict`].
+    fn verdicts_both_ways(
+        &self,
+        new: &mut Fetched,
+        old: &mut Fetched,
+        index: usize,
+        directions: [Direction; 2],
+        work: &mut Work,
+        memory: &Budget,
+    ) -> Result<Option<[Arc<Verdict>; 2]>, CheckError> {
+        if directions
+            .iter()
+            .any(|&d| self.cached_verdict(&old.entry, &new.entry, d).is_some())
+        {
+            return Ok(None);
+        }
+        work.walked = true;
+        let new_schema = self.schema(new, SchemaRef::New)?;
+        let old_schema = self.schema(old, SchemaRef::Existing(index))?;
+        let (writer, reader) = match directions[0] {
+            Direction::ExistingWritesNewReads => (old_schema, new_schema),
+            Direction::NewWritesExistingReads => (new_schema, old_schema),
+        };
+        let (forth, back) = walk::can_read_both_ways(
+            writer.root(),
+            reader.root(),
+            &mut work.comparisons_left,
+            memory,
+        )?
+        .ok_or_else(|| too_much_work(&self.limits, work.history))?;
+        let verdicts = [Arc::new(forth), Arc::new(back)];
+        for (direction, verdict) in directions.iter().zip(&verdicts) {
+            self.store_verdict(&old.entry, &new.entry, *direction, verdict);
+        }
+        Ok(Some(verdicts))
     }
 
     /// `canRead` in one direction between the new schema and existing schema #`index`:

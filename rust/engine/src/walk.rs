@@ -138,7 +138,50 @@ pub(crate) fn can_read(
     budget: &mut usize,
     memory: &Budget,
 ) -> Result<Option<Verdict>, CheckError> {
+    Ok(walk(writer, reader, budget, memory, false)?.map(|walked| walked.verdict))
+}
+
+/// [`can_read`] both ways, `writer` to `reader` and back, as FULL strategies ask: one traversal
+/// compares every message pair, matches its fields and works out their types once for both
+/// directions. The way back is only asked whether it finds anything: its findings would need
+/// paths in the order its own walk reaches the pairs, so when it finds something it is walked
+/// again on its own, and its verdict is exactly what [`can_read`] gives. Charges `budget` as the
+/// two walks would.
+pub(crate) fn can_read_both_ways(
+    writer: MessageRef<'_>,
+    reader: MessageRef<'_>,
+    budget: &mut usize,
+    memory: &Budget,
+) -> Result<Option<(Verdict, Verdict)>, CheckError> {
+    let before = *budget;
+    let Some(walked) = walk(writer, reader, budget, memory, true)? else {
+        return Ok(None);
+    };
+    if !walked.back_finds {
+        return Ok(Some((walked.verdict, Verdict::default())));
+    }
+    // The way back's half of what was charged, charged again by its own walk.
+    *budget += (before - *budget) / 2;
+    Ok(can_read(reader, writer, budget, memory)?.map(|back| (walked.verdict, back)))
+}
+
+/// What one traversal found: the verdict of `writer` to `reader`, and, when the way back was
+/// asked too, whether it finds anything.
+struct Walked {
+    verdict: Verdict,
+    back_finds: bool,
+}
+
+fn walk(
+    writer: MessageRef<'_>,
+    reader: MessageRef<'_>,
+    budget: &mut usize,
+    memory: &Budget,
+    both_ways: bool,
+) -> Result<Option<Walked>, CheckError> {
     let mut verdict = Verdict::default();
+    // Whether the way back still has to be asked: until it finds something.
+    let mut ask_back = both_ways;
     let roots = MessagePair {
         writer,
         reader,
@@ -151,10 +194,16 @@ pub(crate) fn can_read(
                 // would only add noise to a verdict that is already final.
                 let path = bound(reader.full_name(), PATH_LIMIT);
                 verdict.record(rule, |_| path, violation);
-                return Ok(Some(verdict));
+                let back_finds = both_ways && check(&roots.back(&[])).is_some();
+                return Ok(Some(Walked {
+                    verdict,
+                    back_finds,
+                }));
             }
         }
     }
+    // Each matched field pair is compared once each way.
+    let charge = if both_ways { 2 } else { 1 };
 
     let mut paths = Paths {
         root: writer.full_name().to_owned(),
@@ -164,28 +213,31 @@ pub(crate) fn can_read(
         }],
     };
     // Pairs are entered only when both sides have the same full name, so the writer's message
-    // alone says which pair has been compared.
+    // alone says which pair has been compared; the way back reaches the same pairs.
     let mut compared = Visited::default();
     let mut queue: VecDeque<(MessageRef, MessageRef, usize)> = VecDeque::new();
     compared.insert(writer);
     queue.push_back((writer, reader, 0));
 
     let mut violations = Vec::new();
-    // The field rules that apply to the pair being compared, picked once per pair.
+    // The field rules that apply to the pair being compared, picked once per pair. A rule's
+    // scope reads both sides alike, so the same rules apply on the way back.
     let mut field_rules: Vec<(&'static Rule, FieldCheck)> = Vec::with_capacity(RULES.len());
-    // The pair's fields matched by number, looked up once for every rule.
+    // The pair's fields matched by number, looked up once for every rule, in the writer's
+    // order, and the same pairs the other way round in the reader's order.
     let mut matched: Vec<(FieldRef, FieldRef)> = Vec::new();
+    let mut matched_back: Vec<(FieldRef, FieldRef)> = Vec::new();
     while let Some((writer, reader, step)) = queue.pop_front() {
         matched.clear();
         for writer_field in writer.fields() {
             let Some(reader_field) = reader.field(writer_field.number()) else {
                 continue;
             };
-            let Some(left) = budget.checked_sub(1) else {
+            let Some(left) = budget.checked_sub(charge) else {
                 return Ok(None);
             };
             *budget = left;
-            if left % MEMORY_CHECK_EVERY == 0 {
+            if left % MEMORY_CHECK_EVERY < charge {
                 memory.check("while comparing fields")?;
             }
             matched.push((writer_field, reader_field));
@@ -208,12 +260,34 @@ pub(crate) fn can_read(
                 Check::Roots(_) => {}
             }
         }
+        if ask_back {
+            matched_back.clear();
+            matched_back.extend(matched.iter().map(|&(w, r)| (r, w)));
+            // A message's fields are consecutive rows in declaration order.
+            if !matched_back.windows(2).all(|w| w[0].0.id() < w[1].0.id()) {
+                matched_back.sort_unstable_by_key(|(field, _)| field.id());
+            }
+            let back = pair.back(&matched_back);
+            ask_back = !RULES.iter().any(|rule| match rule.check {
+                Check::Messages(check) if rule.applies_to(&back) => {
+                    check(&back, &mut violations);
+                    let found = !violations.is_empty();
+                    violations.clear();
+                    found
+                }
+                _ => false,
+            });
+        }
         for &(writer_field, reader_field) in &matched {
             let fields = FieldPair::new(writer_field, reader_field);
             for &(rule, check) in &field_rules {
                 if let Some(violation) = check(&fields) {
                     verdict.record(rule, |field| paths.render(step, field), violation);
                 }
+            }
+            if ask_back {
+                let back = fields.back();
+                ask_back = !field_rules.iter().any(|(_, check)| check(&back).is_some());
             }
             if let Some((next_writer, next_reader)) = fields.same_message() {
                 if compared.insert(next_writer) {
@@ -226,7 +300,10 @@ pub(crate) fn can_read(
             }
         }
     }
-    Ok(Some(verdict))
+    Ok(Some(Walked {
+        verdict,
+        back_finds: both_ways && !ask_back,
+    }))
 }
 
 /// The writer's messages already compared, one bit per message of its model.

@@ -44,6 +44,15 @@ fn full_is_the_union_of_both_directions() {
 }
 
 #[test]
+fn full_in_one_traversal_reports_what_separate_walks_report() {
+    let problems: Vec<String> = cases()
+        .iter()
+        .flat_map(Case::compare_full_with_separate_walks)
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
 fn every_rule_fires_in_each_direction_somewhere() {
     let cases = cases();
     for (direction, _) in DIRECTIONS {

@@ -126,6 +126,48 @@ fn work_per_check_is_bounded_over_the_whole_history() {
     );
 }
 
+/// FULL walks both directions in one traversal, and walks the way back again when it finds
+/// something: the work it may do is still exactly what the two directions need on their own.
+#[test]
+fn full_needs_the_work_of_both_directions_exactly() {
+    let retyped = schema_from_text(
+        "syntax = \"proto3\";\npackage shop;\nmessage Order { int32 f1 = 1; int64 f2 = 2; \
+         int64 f3 = 3; string f4 = 4; }\nmessage Extra {}\nenum Status { S0 = 0; S1 = 1; }\n",
+        "shop.Order",
+    );
+    // The fewest comparisons a check of `proposed` against `existing` passes with.
+    let least = |existing: &[u8], proposed: &[u8], strategy: Strategy| {
+        let passes = |limit: usize| {
+            let limits = Limits {
+                max_field_comparisons: limit,
+                ..Limits::DEFAULT
+            };
+            Checker::with_limits(Bounds::NONE, limits)
+                .check(&[existing], proposed, strategy)
+                .is_ok()
+        };
+        let (mut low, mut high) = (0, 1_000);
+        assert!(passes(high) && !passes(low));
+        while high - low > 1 {
+            let middle = (low + high) / 2;
+            if passes(middle) {
+                high = middle;
+            } else {
+                low = middle;
+            }
+        }
+        high
+    };
+    // Nothing found either way, then the way back finding retyped fields (walked twice).
+    for (existing, proposed) in [(schema(4), schema(5)), (schema(4), retyped)] {
+        let backward = least(&existing, &proposed, Strategy::Backward);
+        let forward = least(&existing, &proposed, Strategy::Forward);
+        let full = least(&existing, &proposed, Strategy::Full);
+        assert_eq!(backward, 4);
+        assert_eq!(full, backward + forward);
+    }
+}
+
 #[test]
 fn a_refusal_for_size_is_fast_and_reads_nothing_else() {
     // Not JSON at all: the size is refused before any parsing.

@@ -84,6 +84,18 @@ pub(crate) struct MessagePair<'p, 'a> {
     pub matched: &'p [(FieldRef<'a>, FieldRef<'a>)],
 }
 
+impl<'p, 'a> MessagePair<'p, 'a> {
+    /// The same pair the other way round, with `matched` the same field pairs swapped, in the
+    /// new writer's order.
+    pub(crate) fn back(&self, matched: &'p [(FieldRef<'a>, FieldRef<'a>)]) -> MessagePair<'p, 'a> {
+        MessagePair {
+            writer: self.reader,
+            reader: self.writer,
+            matched,
+        }
+    }
+}
+
 /// Two fields with the same number in a compared message pair, with their types worked out
 /// once for all the rules.
 pub(crate) struct FieldPair<'a> {
@@ -100,6 +112,16 @@ impl<'a> FieldPair<'a> {
             reader,
             writer_type: writer.kind(),
             reader_type: reader.kind(),
+        }
+    }
+
+    /// The same fields the other way round.
+    pub(crate) fn back(&self) -> FieldPair<'a> {
+        FieldPair {
+            writer: self.reader,
+            reader: self.writer,
+            writer_type: self.reader_type,
+            reader_type: self.writer_type,
         }
     }
 

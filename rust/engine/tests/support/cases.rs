@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
 
-use protocompat::{check, Report, Strategy};
+use protocompat::{check, Bounds, Checker, Report, Strategy};
 use serde_json::Value;
 
 use super::sorted_keys;
@@ -142,6 +142,31 @@ impl Case {
             ));
         }
         problems
+    }
+
+    /// FULL walks both directions in one traversal; its report must be exactly the one built
+    /// from each direction walked on its own (remembered by a checker that was asked BACKWARD
+    /// and FORWARD first): the same findings, paths, order and text.
+    pub fn compare_full_with_separate_walks(&self) -> Vec<String> {
+        let (old, new) = (self.old.as_slice(), self.new.as_slice());
+        let one_traversal = Checker::new(Bounds::DEFAULT).check(&[old], new, Strategy::Full);
+        let separate = Checker::new(Bounds::DEFAULT);
+        for strategy in [Strategy::Backward, Strategy::Forward] {
+            separate.check(&[old], new, strategy).ok();
+        }
+        let remembered = separate.check(&[old], new, Strategy::Full);
+        match (one_traversal, remembered) {
+            (Ok(a), Ok(b)) if a.render_text() == b.render_text() && a.to_json() == b.to_json() => {
+                vec![]
+            }
+            (Ok(a), Ok(b)) => vec![format!(
+                "{}: FULL in one traversal:\n{}\nfrom separate walks:\n{}",
+                self.name,
+                a.to_json(),
+                b.to_json()
+            )],
+            (a, b) => vec![format!("{}: {:?} / {:?}", self.name, a.err(), b.err())],
+        }
     }
 
     /// Each side checked against itself under FULL finds nothing.
