@@ -328,21 +328,21 @@ impl Checker {
         for index in 0..history {
             let mut old = self.fetch(source, SchemaRef::Existing(index))?;
             memory.check("after decoding an existing schema")?;
-            let both_ways = match directions {
-                [forth, back] => self.verdicts_both_ways(
-                    new,
-                    &mut old,
-                    index,
-                    [*forth, *back],
-                    &mut work,
-                    memory,
-                )?,
-                _ => None,
-            };
-            for (i, &direction) in directions.iter().enumerate() {
-                let verdict = match &both_ways {
-                    Some(verdicts) => verdicts[i].clone(),
-                    None => self.verdict(new, &mut old, index, direction, &mut work, memory)?,
+            let mut verdicts: [Option<Arc<Verdict>>; 2] = [None, None];
+            for (verdict, &direction) in verdicts.iter_mut().zip(directions) {
+                *verdict = self.cached_verdict(&old.entry, &new.entry, direction);
+            }
+            if let ([forth, back], [None, None]) = (directions, &verdicts) {
+                let walked =
+                    self.walk_both_ways(new, &mut old, index, [*forth, *back], &mut work, memory)?;
+                verdicts = walked.map(Some);
+            }
+            for (verdict, &direction) in verdicts.iter_mut().zip(directions) {
+                let verdict = match verdict.take() {
+                    Some(verdict) => verdict,
+                    None => {
+                        self.walk_one_way(new, &mut old, index, direction, &mut work, memory)?
+                    }
                 };
                 if !verdict.is_empty() {
                     report.add_verdict(index, &old.entry.digest(), direction, &verdict);
@@ -352,9 +352,35 @@ impl Checker {
         Ok(work.walked)
     }
 
+    /// `canRead` in one direction between the new schema and existing schema #`index`, walked
+    /// and remembered. The schemas are decoded only here and in [`Self::walk_both_ways`], so a
+    /// warm check decodes nothing.
+    fn walk_one_way(
+        &self,
+        new: &mut Fetched,
+        old: &mut Fetched,
+        index: usize,
+        direction: Direction,
+        work: &mut Work,
+        memory: &Budget,
+    ) -> Result<Arc<Verdict>, CheckError> {
+        work.walked = true;
+        let (writer, reader) = self.sides(new, old, index, direction)?;
+        let verdict = walk::can_read(
+            writer.root(),
+            reader.root(),
+            &mut work.comparisons_left,
+            memory,
+        )?
+        .ok_or_else(|| too_much_work(&self.limits, work.history))?;
+        let verdict = Arc::new(verdict);
+        self.store_verdict(&old.entry, &new.entry, direction, &verdict);
+        Ok(verdict)
+    }
+
     /// Both directions of a FULL check walked in one traversal ([`walk::can_read_both_ways`])
-    /// and remembered, when neither is remembered yet; `None` leaves them to [`Self::verdict`].
-    fn verdicts_both_ways(
+    /// and remembered.
+    fn walk_both_ways(
         &self,
         new: &mut Fetched,
         old: &mut Fetched,
@@ -362,20 +388,9 @@ impl Checker {
         directions: [Direction; 2],
         work: &mut Work,
         memory: &Budget,
-    ) -> Result<Option<[Arc<Verdict>; 2]>, CheckError> {
-        if directions
-            .iter()
-            .any(|&d| self.cached_verdict(&old.entry, &new.entry, d).is_some())
-        {
-            return Ok(None);
-        }
+    ) -> Result<[Arc<Verdict>; 2], CheckError> {
         work.walked = true;
-        let new_schema = self.schema(new, SchemaRef::New)?;
-        let old_schema = self.schema(old, SchemaRef::Existing(index))?;
-        let (writer, reader) = match directions[0] {
-            Direction::ExistingWritesNewReads => (old_schema, new_schema),
-            Direction::NewWritesExistingReads => (new_schema, old_schema),
-        };
+        let (writer, reader) = self.sides(new, old, index, directions[0])?;
         let (forth, back) = walk::can_read_both_ways(
             writer.root(),
             reader.root(),
@@ -387,41 +402,23 @@ impl Checker {
         for (direction, verdict) in directions.iter().zip(&verdicts) {
             self.store_verdict(&old.entry, &new.entry, *direction, verdict);
         }
-        Ok(Some(verdicts))
+        Ok(verdicts)
     }
 
-    /// `canRead` in one direction between the new schema and existing schema #`index`:
-    /// remembered, or walked and then remembered. The schemas are decoded only here, so a warm
-    /// check decodes nothing.
-    fn verdict(
+    /// The decoded (writer, reader) schemas of `direction`.
+    fn sides(
         &self,
         new: &mut Fetched,
         old: &mut Fetched,
         index: usize,
         direction: Direction,
-        work: &mut Work,
-        memory: &Budget,
-    ) -> Result<Arc<Verdict>, CheckError> {
-        if let Some(verdict) = self.cached_verdict(&old.entry, &new.entry, direction) {
-            return Ok(verdict);
-        }
-        work.walked = true;
+    ) -> Result<(Arc<Schema>, Arc<Schema>), CheckError> {
         let new_schema = self.schema(new, SchemaRef::New)?;
         let old_schema = self.schema(old, SchemaRef::Existing(index))?;
-        let (writer, reader) = match direction {
+        Ok(match direction {
             Direction::ExistingWritesNewReads => (old_schema, new_schema),
             Direction::NewWritesExistingReads => (new_schema, old_schema),
-        };
-        let verdict = walk::can_read(
-            writer.root(),
-            reader.root(),
-            &mut work.comparisons_left,
-            memory,
-        )?
-        .ok_or_else(|| too_much_work(&self.limits, work.history))?;
-        let verdict = Arc::new(verdict);
-        self.store_verdict(&old.entry, &new.entry, direction, &verdict);
-        Ok(verdict)
+        })
     }
 
     /// The remembered entry for one schema of the source, confirmed byte for byte, or a new
