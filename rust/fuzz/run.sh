@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Runs one fuzz target for a number of seconds: rust/fuzz/run.sh <schema_json|descriptor_set|can_read|one_pass> <seconds>
+# Runs one fuzz target for a number of seconds: rust/fuzz/run.sh <schema_json|descriptor_set|can_read|one_pass|full_both_ways> <seconds>
 # Needs cargo-fuzz (cargo install cargo-fuzz); on a stable toolchain RUSTC_BOOTSTRAP=1 stands in
 # for nightly. Crashes land in rust/fuzz/artifacts/<target>/; turn each into a regression test.
 set -euo pipefail
-target=${1:?target: schema_json, descriptor_set, can_read or one_pass}
+target=${1:?target: schema_json, descriptor_set, can_read, one_pass or full_both_ways}
 seconds=${2:-600}
 cd "$(dirname "$0")"
 [ -d "corpus/$target" ] || ./seed.sh

@@ -26,6 +26,7 @@ new = open(sys.argv[2], "rb").read()[1:]
 open(sys.argv[3], "wb").write(b"\x05" + struct.pack("<H", len(old)) + old + new)
 PY
 done
-# one_pass reads the same input as descriptor_set.
+# one_pass reads the same input as descriptor_set, full_both_ways the same as can_read.
 rm -rf "$corpus/one_pass" && cp -r "$corpus/descriptor_set" "$corpus/one_pass"
-echo "seeded: $(ls "$corpus/schema_json" | wc -l) schema_json, $(ls "$corpus/descriptor_set" | wc -l) descriptor_set, $(ls "$corpus/can_read" | wc -l) can_read, $(ls "$corpus/one_pass" | wc -l) one_pass"
+rm -rf "$corpus/full_both_ways" && cp -r "$corpus/can_read" "$corpus/full_both_ways"
+echo "seeded: $(ls "$corpus/schema_json" | wc -l) schema_json, $(ls "$corpus/descriptor_set" | wc -l) descriptor_set, $(ls "$corpus/can_read" | wc -l) can_read, $(ls "$corpus/one_pass" | wc -l) one_pass, $(ls "$corpus/full_both_ways" | wc -l) full_both_ways"

@@ -23,10 +23,12 @@ use super::tables::Model;
 use super::wire::{Reader, Value};
 use crate::limits::Limits;
 
-/// Messages nested deeper than this end a pass. Well inside protobuf's recursion limit (100
-/// levels counted from the set, [`prescan::MAX_DEPTH`]), so a pass never needs to know where
-/// exactly that limit falls; real schemas nest a few levels.
-const ONE_PASS_DEPTH: u32 = 64;
+/// Messages nested deeper than this end a pass, and the prescan, whose frames are small, walks
+/// the set. A pass recurses once per nested message, and the reader's frame is large in a debug
+/// build (some 16 KiB): eight levels keep a refused 5,000-deep set within the 256 KiB stack
+/// `tests/bad_inputs.rs` gives it. Real schemas nest declarations a few levels; deeper ones are
+/// read after the prescan, as before.
+const ONE_PASS_DEPTH: u32 = 8;
 
 /// Why a pass ended early. Never seen by a user: the prescan then says what is wrong.
 pub(super) const PASS_ENDED: &str = "the set needs the prescan";

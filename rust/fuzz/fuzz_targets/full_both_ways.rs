@@ -1,0 +1,43 @@
+//! FULL walks both directions in one traversal and walks the way back again only when it finds
+//! something. Its report must be exactly the one built from the two directions walked on their
+//! own: here remembered by a checker that was asked BACKWARD and FORWARD first. Same input as
+//! `can_read`: [strategy byte, unused][split: u16 little-endian][old set][new set].
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use protocompat::model::SchemaData;
+use protocompat::{Bounds, Checker, Strategy};
+
+fn schema(set: &[u8]) -> Vec<u8> {
+    SchemaData {
+        descriptor_set: set.to_vec(),
+        root_message: "shop.Order".into(),
+        root_file: "order.proto".into(),
+    }
+    .to_json()
+    .into_bytes()
+}
+
+fuzz_target!(|data: &[u8]| {
+    if data.len() < 3 {
+        return;
+    }
+    let split = usize::from(u16::from_le_bytes([data[1], data[2]]));
+    let rest = &data[3..];
+    let (old, new) = rest.split_at(split.min(rest.len()));
+    let (old, new) = (schema(old), schema(new));
+    let one_traversal = Checker::new(Bounds::DEFAULT).check(&[&old], &new, Strategy::Full);
+    let separate = Checker::new(Bounds::DEFAULT);
+    for strategy in [Strategy::Backward, Strategy::Forward] {
+        let _ = separate.check(&[&old], &new, strategy);
+    }
+    let remembered = separate.check(&[&old], &new, Strategy::Full);
+    match (one_traversal, remembered) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!(a.to_json(), b.to_json());
+            assert_eq!(a.render_text(), b.render_text());
+        }
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+        (a, b) => panic!("one traversal: {a:?}\nseparate walks: {b:?}"),
+    }
+});
