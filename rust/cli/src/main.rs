@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use protocompat::{Bounds, CheckError, Checker, Limits, SchemaRef, Settings, Strategy};
+use protocompat::{
+    Bounds, CheckError, Checker, Limits, Profile, SchemaRef, Settings, Severity, Strategy, PROFILES,
+};
 
 use input::InputOptions;
 
@@ -65,6 +67,13 @@ enum Command {
         input: InputArgs,
         file: PathBuf,
     },
+    /// List the rules a profile runs: each rule ID, whether it fails a check or only warns, and
+    /// what it finds. Without --profile, every profile.
+    Rules {
+        /// The profile to list.
+        #[arg(long, value_parser = parse_profile)]
+        profile: Option<&'static Profile>,
+    },
 }
 
 #[derive(clap::Args)]
@@ -97,6 +106,10 @@ fn parse_strategy(name: &str) -> Result<Strategy, String> {
     name.parse()
 }
 
+fn parse_profile(name: &str) -> Result<&'static Profile, String> {
+    Profile::named(name)
+}
+
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Check {
@@ -117,7 +130,44 @@ fn main() -> ExitCode {
             input,
             file,
         } => schema(upload, &input.options(), &file),
+        Command::Rules { profile } => {
+            let profiles = match profile {
+                Some(profile) => vec![profile],
+                None => PROFILES.to_vec(),
+            };
+            print!("{}", rules(&profiles));
+            ExitCode::SUCCESS
+        }
     }
+}
+
+/// Each profile's name and summary, then its rules, one a line.
+fn rules(profiles: &[&Profile]) -> String {
+    let mut out = String::new();
+    for (i, profile) in profiles.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&format!("{}: {}\n", profile.name, profile.summary));
+        let width = profile
+            .rules
+            .iter()
+            .map(|r| r.id.id().len())
+            .max()
+            .unwrap_or(0);
+        for rule in profile.rules {
+            let severity = match rule.severity {
+                Severity::Failure => "fails",
+                Severity::Warning => "warns",
+            };
+            out.push_str(&format!(
+                "  {:width$}  {severity}  {}\n",
+                rule.id.id(),
+                rule.description
+            ));
+        }
+    }
+    out
 }
 
 /// How a limit is spelled on this command line.

@@ -585,3 +585,39 @@ fn editions_fixtures_get_their_verdicts() {
     }
     assert!(cases >= 31, "Editions fixtures went missing: {cases}");
 }
+
+/// `protocompat rules` lists every rule of every profile, with what it does and whether it
+/// fails a check; `--profile` picks one, and an unknown one is a usage error naming the others.
+#[test]
+fn rules_lists_each_profiles_rules() {
+    let out = protocompat(&["rules"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let listed = text(&out.stdout);
+    for profile in protocompat::PROFILES {
+        assert!(listed.contains(&format!("{}: {}\n", profile.name, profile.summary)));
+        for rule in profile.rules {
+            let severity = match rule.severity {
+                protocompat::Severity::Failure => "fails",
+                protocompat::Severity::Warning => "warns",
+            };
+            let line = listed
+                .lines()
+                .find(|l| l.split_whitespace().next() == Some(rule.id.id()))
+                .unwrap_or_else(|| panic!("{} missing:\n{listed}", rule.id));
+            assert!(
+                line.contains(severity) && line.ends_with(rule.description),
+                "{line}"
+            );
+        }
+    }
+    let one = protocompat(&["rules", "--profile", "pip246"]);
+    assert_eq!(one.status.code(), Some(0));
+    assert!(text(&one.stdout).starts_with("pip246: "));
+    let unknown = protocompat(&["rules", "--profile", "strict"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(
+        text(&unknown.stderr).contains("unknown profile `strict`; the profiles are pip246"),
+        "{}",
+        text(&unknown.stderr)
+    );
+}

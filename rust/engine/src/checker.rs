@@ -20,7 +20,7 @@ use crate::error::{CheckError, DecodeError, SchemaError};
 use crate::limits::Limits;
 use crate::model::{short_sha256, Schema};
 use crate::report::Report;
-use crate::rules::RuleId;
+use crate::rules::{Profile, RuleId, PIP246};
 use crate::schema_ref::{LazyDigest, SchemaDigest};
 use crate::schema_ref::{NamedSchema, SchemaRef};
 use crate::strategy::{Direction, Requested, Strategy};
@@ -155,6 +155,8 @@ struct Fetched {
 pub struct Checker {
     bounds: Bounds,
     limits: Limits,
+    /// The rules every check runs; remembered verdicts are this profile's.
+    profile: &'static Profile,
     digest: IndexDigest,
     schemas: Mutex<BoundedLru<u128, Arc<Remembered>>>,
     decoded: Mutex<BoundedLru<u64, Arc<Schema>>>,
@@ -170,6 +172,16 @@ impl Checker {
 
     pub fn with_limits(bounds: Bounds, limits: Limits) -> Checker {
         Checker::with_digest(bounds, limits, IndexDigest::random())
+    }
+
+    /// This checker, running `profile`'s rules instead of the default profile's.
+    pub fn with_profile(mut self, profile: &'static Profile) -> Checker {
+        self.profile = profile;
+        self
+    }
+
+    pub fn profile(&self) -> &'static Profile {
+        self.profile
     }
 
     /// A checker whose index digest has a known seed, so that a test can aim collisions at it
@@ -188,6 +200,7 @@ impl Checker {
         Checker {
             bounds,
             limits,
+            profile: &PIP246,
             digest,
             schemas: Mutex::new(BoundedLru::new(
                 bounds.max_schemas,
@@ -367,6 +380,7 @@ impl Checker {
         work.walked = true;
         let (writer, reader) = self.sides(new, old, index, direction)?;
         let verdict = walk::can_read(
+            self.profile,
             writer.root(),
             reader.root(),
             &mut work.comparisons_left,
@@ -392,6 +406,7 @@ impl Checker {
         work.walked = true;
         let (writer, reader) = self.sides(new, old, index, directions[0])?;
         let (forth, back) = walk::can_read_both_ways(
+            self.profile,
             writer.root(),
             reader.root(),
             &mut work.comparisons_left,

@@ -5,7 +5,7 @@
 //! naming the bad schema. Layout:
 //! - [`model`]: Pulsar schema JSON -> compact tables of the root's import closure, with
 //!   effective features -> root message;
-//! - [`rules`]: one module per rule ID, registered in [`rules::RULES`];
+//! - [`rules`]: one module per rule ID, listed by the profiles ([`rules::PROFILES`]);
 //! - `walk`: `canRead(writer, reader)` over every reachable message pair;
 //! - [`strategy`]: which pairs a strategy compares;
 //! - [`report`]: findings, bounded text and JSON renderings;
@@ -41,7 +41,7 @@ pub use error::{CheckError, DecodeError, ErrorRule, SchemaError};
 pub use limits::Limits;
 pub use model::Schema;
 pub use report::{Finding, Report};
-pub use rules::{RuleId, Severity};
+pub use rules::{Profile, RuleId, Severity, PIP246, PROFILES};
 pub use schema_ref::{NamedSchema, SchemaDigest, SchemaRef};
 pub use settings::{Setting, Settings, SETTINGS};
 pub use strategy::{Direction, Requested, Strategy};

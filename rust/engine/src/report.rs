@@ -240,12 +240,12 @@ pub fn bounded_lines(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::RULES;
+    use crate::rules::PIP246;
     use crate::walk::Found;
 
     fn found(rule: RuleId, path: &str) -> Found {
         Found {
-            rule: RULES.iter().find(|r| r.id == rule).unwrap(),
+            rule: PIP246.rules.iter().find(|r| r.id == rule).unwrap(),
             path: path.to_owned(),
             number: Some(2),
             writer: "int64".to_owned(),

@@ -1,5 +1,5 @@
 //! `canRead(W, R)`: walks every message pair reachable from the two roots through fields
-//! matched by number, and applies every rule of [`RULES`] to each pair once.
+//! matched by number, and applies every rule of a [`Profile`] to each pair once.
 //!
 //! Breadth-first with an explicit queue, so recursive types terminate (each pair is compared
 //! once) and a chain thousands of messages deep costs heap, not stack. What one pair's walk
@@ -14,7 +14,7 @@ use crate::model::{FieldRef, MessageRef};
 use crate::budget::Budget;
 use crate::error::CheckError;
 use crate::report::KEPT_FINDINGS;
-use crate::rules::{Check, FieldCheck, FieldPair, MessagePair, Rule, Severity, Violation, RULES};
+use crate::rules::{Check, FieldCheck, FieldPair, MessagePair, Profile, Rule, Severity, Violation};
 use crate::text::bound;
 
 /// Longest path kept in a finding; a longer one keeps its root and its last fields.
@@ -133,12 +133,13 @@ const MEMORY_CHECK_EVERY: usize = 4096;
 /// `Ok(None)` when comparing would take more than `budget` field pairs (what it used is taken
 /// off); an error when the check holds more memory than `memory` allows.
 pub(crate) fn can_read(
+    profile: &'static Profile,
     writer: MessageRef<'_>,
     reader: MessageRef<'_>,
     budget: &mut usize,
     memory: &Budget,
 ) -> Result<Option<Verdict>, CheckError> {
-    Ok(walk(writer, reader, budget, memory, false)?.map(|walked| walked.verdict))
+    Ok(walk(profile.rules, writer, reader, budget, memory, false)?.map(|walked| walked.verdict))
 }
 
 /// [`can_read`] both ways, `writer` to `reader` and back, as FULL strategies ask: one traversal
@@ -148,13 +149,14 @@ pub(crate) fn can_read(
 /// again on its own, and its verdict is exactly what [`can_read`] gives. Charges `budget` as the
 /// two walks would.
 pub(crate) fn can_read_both_ways(
+    profile: &'static Profile,
     writer: MessageRef<'_>,
     reader: MessageRef<'_>,
     budget: &mut usize,
     memory: &Budget,
 ) -> Result<Option<(Verdict, Verdict)>, CheckError> {
     let before = *budget;
-    let Some(walked) = walk(writer, reader, budget, memory, true)? else {
+    let Some(walked) = walk(profile.rules, writer, reader, budget, memory, true)? else {
         return Ok(None);
     };
     if !walked.back_finds {
@@ -162,7 +164,7 @@ pub(crate) fn can_read_both_ways(
     }
     // The way back's half of what was charged, charged again by its own walk.
     *budget += (before - *budget) / 2;
-    Ok(can_read(reader, writer, budget, memory)?.map(|back| (walked.verdict, back)))
+    Ok(can_read(profile, reader, writer, budget, memory)?.map(|back| (walked.verdict, back)))
 }
 
 /// What one traversal found: the verdict of `writer` to `reader`, and, when the way back was
@@ -173,6 +175,7 @@ struct Walked {
 }
 
 fn walk(
+    rules: &'static [Rule],
     writer: MessageRef<'_>,
     reader: MessageRef<'_>,
     budget: &mut usize,
@@ -187,7 +190,7 @@ fn walk(
         reader,
         matched: &[],
     };
-    for rule in RULES {
+    for rule in rules {
         if let Check::Roots(check) = rule.check {
             if let Some(violation) = check(&roots) {
                 // Different root messages are different types: comparing their fields
@@ -222,7 +225,7 @@ fn walk(
     let mut violations = Vec::new();
     // The field rules that apply to the pair being compared, picked once per pair. A rule's
     // scope reads both sides alike, so the same rules apply on the way back.
-    let mut field_rules: Vec<(&'static Rule, FieldCheck)> = Vec::with_capacity(RULES.len());
+    let mut field_rules: Vec<(&'static Rule, FieldCheck)> = Vec::with_capacity(rules.len());
     // The pair's fields matched by number, looked up once for every rule, in the writer's
     // order, and the same pairs the other way round in the reader's order.
     let mut matched: Vec<(FieldRef, FieldRef)> = Vec::new();
@@ -248,7 +251,7 @@ fn walk(
             matched: &matched,
         };
         field_rules.clear();
-        for rule in RULES.iter().filter(|r| r.applies_to(&pair)) {
+        for rule in rules.iter().filter(|r| r.applies_to(&pair)) {
             match rule.check {
                 Check::Messages(check) => {
                     check(&pair, &mut violations);
@@ -268,7 +271,7 @@ fn walk(
                 matched_back.sort_unstable_by_key(|(field, _)| field.id());
             }
             let back = pair.back(&matched_back);
-            ask_back = !RULES.iter().any(|rule| match rule.check {
+            ask_back = !rules.iter().any(|rule| match rule.check {
                 Check::Messages(check) if rule.applies_to(&back) => {
                     check(&back, &mut violations);
                     let found = !violations.is_empty();

@@ -3,7 +3,7 @@
 
 mod support;
 
-use protocompat::rules::RULES;
+use protocompat::PIP246;
 use support::cases::{case_names, read_expect, root_messages, rules_fired, Case, DIRECTIONS};
 use support::{fixtures, schema_data};
 
@@ -57,7 +57,7 @@ fn every_rule_fires_in_each_direction_somewhere() {
     let cases = cases();
     for (direction, _) in DIRECTIONS {
         let fired = rules_fired(&cases, direction);
-        for rule in RULES {
+        for rule in PIP246.rules {
             assert!(
                 fired.contains(rule.id.id()),
                 "no fixture shows {} in direction {direction}",

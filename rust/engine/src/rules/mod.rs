@@ -1,6 +1,7 @@
-//! The rules of the default profile (`pip246`, RULES.md section 2), one small module each,
-//! listed in [`RULES`] (`pip246.rs`). The walker ([`crate::walk`]) decides which message and field pairs
-//! are compared; a rule only says what is wrong with one pair.
+//! The rules, one small module each, and the profiles that list them: a [`Profile`] is a list
+//! of rules (`pip246.rs` for the default, RULES.md section 2), not a branch in the code. The
+//! walker ([`crate::walk`]) decides which message and field pairs are compared; a rule only says
+//! what is wrong with one pair.
 
 mod default_value;
 mod describe;
@@ -176,6 +177,8 @@ pub(crate) enum Check {
 
 pub struct Rule {
     pub id: RuleId,
+    /// One line: what the rule finds, for `protocompat rules`.
+    pub description: &'static str,
     pub severity: Severity,
     pub(crate) scope: Scope,
     pub(crate) check: Check,
@@ -193,4 +196,71 @@ impl Rule {
     }
 }
 
-pub use pip246::RULES;
+/// Which rules a check runs, with which severity, in the order findings about one pair are
+/// reported.
+pub struct Profile {
+    /// As an operator or a CLI user names it.
+    pub name: &'static str,
+    /// One line: what the profile is, for `protocompat rules`.
+    pub summary: &'static str,
+    pub rules: &'static [Rule],
+}
+
+impl std::fmt::Debug for Profile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+impl PartialEq for Profile {
+    fn eq(&self, other: &Profile) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for Profile {}
+
+pub use pip246::PIP246;
+
+/// Every profile, the default first.
+pub static PROFILES: &[&Profile] = &[&PIP246];
+
+impl Profile {
+    /// The profile called `name`; an unknown name is refused with the names there are.
+    pub fn named(name: &str) -> Result<&'static Profile, String> {
+        PROFILES
+            .iter()
+            .copied()
+            .find(|p| p.name == name.trim())
+            .ok_or_else(|| {
+                let known: Vec<&str> = PROFILES.iter().map(|p| p.name).collect();
+                format!(
+                    "unknown profile `{}`; the profiles are {}",
+                    crate::text::bound(name, 100),
+                    known.join(", ")
+                )
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profiles_are_found_by_name_and_list_each_rule_once_with_a_description() {
+        for profile in PROFILES {
+            assert_eq!(Profile::named(profile.name), Ok(*profile));
+            let mut ids: Vec<RuleId> = profile.rules.iter().map(|r| r.id).collect();
+            ids.sort();
+            ids.dedup();
+            assert_eq!(ids.len(), profile.rules.len(), "{}", profile.name);
+            for rule in profile.rules {
+                assert!(!rule.description.is_empty() && !rule.description.contains('\n'));
+            }
+        }
+        assert_eq!(PROFILES[0], &PIP246, "the default comes first");
+        let unknown = Profile::named("strict").unwrap_err();
+        assert_eq!(unknown, "unknown profile `strict`; the profiles are pip246");
+    }
+}
