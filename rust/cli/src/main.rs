@@ -53,6 +53,10 @@ enum Command {
         /// repeatable.
         #[arg(long = "limit", value_name = "NAME=N")]
         limits: Vec<String>,
+        /// The rule profile, as the broker's -Dprotocompat.profile picks it (`protocompat rules`
+        /// lists them).
+        #[arg(long, value_parser = parse_profile, default_value = "pip246")]
+        profile: &'static Profile,
         /// The existing schemas, oldest first, then the proposed schema last. Each is Pulsar
         /// schema JSON, a .proto file, or a binary FileDescriptorSet (.pb, .binpb, .desc).
         #[arg(required = true, value_name = "EXISTING... NEW")]
@@ -117,9 +121,10 @@ fn main() -> ExitCode {
             format,
             input,
             limits,
+            profile,
             files,
         } => match parse_limits(&limits) {
-            Ok(limits) => check(strategy, format, limits, &input.options(), &files),
+            Ok(limits) => check(strategy, format, limits, profile, &input.options(), &files),
             Err(message) => {
                 eprintln!("protocompat: {message}");
                 ExitCode::from(EXIT_BAD_INPUT)
@@ -200,6 +205,7 @@ fn check(
     strategy: Strategy,
     format: Format,
     limits: Limits,
+    profile: &'static Profile,
     options: &InputOptions,
     files: &[PathBuf],
 ) -> ExitCode {
@@ -214,7 +220,7 @@ fn check(
     let existing: Vec<&[u8]> = existing.iter().map(Vec::as_slice).collect();
     let (new_file, existing_files) = files.split_last().expect("one file at least");
 
-    let checker = Checker::with_limits(Bounds::NONE, limits);
+    let checker = Checker::with_limits(Bounds::NONE, limits).with_profile(profile);
     let report = match checker.check(&existing, proposed, strategy) {
         Ok(report) => report,
         Err(CheckError::Schema(e)) => {

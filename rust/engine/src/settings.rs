@@ -1,17 +1,23 @@
 //! Every number an operator or a CLI user can tune, named and defaulted once: the cache
-//! bounds ([`Bounds`]) and the resource limits ([`Limits`]). The broker plugin reads them as
-//! system properties `protocompat.<name>`, the CLI as `--limit <name>=N`; neither holds a
-//! default of its own.
+//! bounds ([`Bounds`]) and the resource limits ([`Limits`]); and the rule profile, by name
+//! ([`PROFILE_SETTING`]). The broker plugin reads them as system properties
+//! `protocompat.<name>`, the CLI as `--limit <name>=N` and `--profile`; neither holds a default
+//! of its own.
 
 use crate::checker::Bounds;
 use crate::limits::Limits;
+use crate::rules::{Profile, PIP246};
 
-/// The bounds and limits of one checker.
+/// The bounds, limits and profile of one checker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Settings {
     pub bounds: Bounds,
     pub limits: Limits,
+    pub profile: &'static Profile,
 }
+
+/// The setting that picks the rule profile by name: not a number, so not one of [`SETTINGS`].
+pub const PROFILE_SETTING: &str = "profile";
 
 /// One tunable number.
 pub struct Setting {
@@ -137,6 +143,7 @@ impl Settings {
     pub const DEFAULT: Settings = Settings {
         bounds: Bounds::DEFAULT,
         limits: Limits::DEFAULT,
+        profile: &PIP246,
     };
 
     /// Sets one setting by name; an unknown name or a value that is not a whole number is
@@ -148,15 +155,23 @@ impl Settings {
         value: &str,
         spell: impl Fn(&str) -> String,
     ) -> Result<(), String> {
+        if name == PROFILE_SETTING {
+            self.profile = Profile::named(value)
+                .map_err(|e| format!("{}={}: {e}", spell(name), crate::text::bound(value, 100)))?;
+            return Ok(());
+        }
         let Some(setting) = SETTINGS.iter().find(|s| s.name == name) else {
             // A name in a known group (`limit.`) lists that group only.
             let group = |n: &str| n.split_once('.').map(|(g, _)| g.to_owned());
             let same_group = SETTINGS.iter().any(|s| group(s.name) == group(name));
-            let known: Vec<String> = SETTINGS
+            let mut known: Vec<String> = SETTINGS
                 .iter()
                 .filter(|s| !same_group || group(s.name) == group(name))
                 .map(|s| spell(s.name))
                 .collect();
+            if !same_group {
+                known.push(spell(PROFILE_SETTING));
+            }
             return Err(format!(
                 "unknown setting {}; the settings are {}",
                 spell(&crate::text::bound(name, 100)),
@@ -230,5 +245,19 @@ mod tests {
             "-Dprotocompat.cache.maxSchemas=lots is not a whole number of 0 or more (the default is 50000)"
         );
         assert_eq!(settings, Settings::DEFAULT);
+        let profile = settings.set("profile", "strict", spell).unwrap_err();
+        assert_eq!(
+            profile,
+            "-Dprotocompat.profile=strict: unknown profile `strict`; the profiles are pip246"
+        );
+        let typo = settings.set("profle", "pip246", spell).unwrap_err();
+        assert!(typo.ends_with(", -Dprotocompat.profile"), "{typo}");
+        assert_eq!(settings, Settings::DEFAULT);
+        for profile in crate::rules::PROFILES {
+            settings
+                .set("profile", &format!(" {} ", profile.name), spell)
+                .unwrap();
+            assert_eq!(settings.profile, *profile);
+        }
     }
 }

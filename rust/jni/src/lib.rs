@@ -34,7 +34,7 @@ static CHECKER: OnceLock<Checker> = OnceLock::new();
 fn checker() -> &'static Checker {
     CHECKER.get_or_init(|| {
         let settings = Settings::DEFAULT;
-        Checker::with_limits(settings.bounds, settings.limits)
+        Checker::with_limits(settings.bounds, settings.limits).with_profile(settings.profile)
     })
 }
 
@@ -78,7 +78,7 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
 }
 
 /// `NativeChecker.configure(String[] names, String[] values)`: the settings an operator set,
-/// by name (`cache.maxSchemas`, ...); true if applied, false if a check already ran with the
+/// by name (`cache.maxSchemas`, ..., `profile`); true if applied, false if a check already ran with the
 /// defaults.
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_NativeChecker_configure<
@@ -103,7 +103,8 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
                 .set(name, value, property)
                 .map_err(BridgeError::Setting)?;
         }
-        let checker = Checker::with_limits(settings.bounds, settings.limits);
+        let checker =
+            Checker::with_limits(settings.bounds, settings.limits).with_profile(settings.profile);
         Ok(CHECKER.set(checker).is_ok())
     })
 }
@@ -137,6 +138,7 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
         let settings = Settings {
             bounds: checker().bounds(),
             limits: checker().limits(),
+            profile: checker().profile(),
         };
         let mut text = format!(
             "schemas={} schemaDataBytes={} decoded={} decodedBytes={} verdicts={} verdictBytes={} \

@@ -37,7 +37,7 @@ public final class NativeLibrary {
     public static final String EXTRACT_DIR_PROPERTY = "protocompat.native.dir";
 
     /** System properties under these prefixes are native settings; the library names them all. */
-    private static final List<String> SETTING_PREFIXES = List.of("protocompat.cache.", "protocompat.limit.");
+    private static final List<String> SETTING_PREFIXES = List.of("protocompat.cache.", "protocompat.limit.", "protocompat.profile");
 
     static final String LIBRARY_FILE = "libprotocompat_jni.so";
     private static final String SUPPORTED = "linux-x86_64";

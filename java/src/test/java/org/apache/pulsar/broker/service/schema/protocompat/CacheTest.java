@@ -68,6 +68,17 @@ class CacheTest {
         assertTrue(unknown.contains("-Dprotocompat.limit.maxFields"), unknown);
     }
 
+    /** The rule profile is a setting too: a known name checks as before, an unknown one is named. */
+    @Test
+    void theProfileComesFromASystemProperty() throws Exception {
+        String named = ChildJvm.run(List.of("-Dprotocompat.profile=pip246"), CacheMain.class).output();
+        assertEquals(rejected(ChildJvm.run(List.of(), CacheMain.class).output()), rejected(named));
+        String unknown = ChildJvm.run(List.of("-Dprotocompat.profile=strict"), CacheMain.class).output();
+        assertTrue(unknown.contains("RESULT unavailable: "), unknown);
+        assertTrue(unknown.contains(
+                "-Dprotocompat.profile=strict: unknown profile `strict`; the profiles are pip246"), unknown);
+    }
+
     @Test
     void clearingEmptiesTheCaches() throws Exception {
         NativeLibrary.ensureLoaded();
