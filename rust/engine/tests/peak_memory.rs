@@ -293,6 +293,52 @@ fn the_default_limits() {
     );
     println!("  ({verdict:?})");
 
+    // Relative type names in the deepest package the name limit allows (512 components),
+    // each naming a type of an imported file without a package: protobuf looks each up in
+    // all 513 enclosing scopes. As many fields as the full-name limit allows (each field's
+    // full name holds the package).
+    let package = vec!["a"; limits.max_name_length / 2].join(".");
+    let fields_allowed = limits.max_full_name_bytes / (package.len() + 16);
+    let mut types = Vec::new();
+    support::put_len(1, b"types.proto", &mut types);
+    let mut t = Vec::new();
+    support::put_len(1, b"T", &mut t);
+    support::put_len(4, &t, &mut types);
+    let mut order = Vec::new();
+    support::put_len(1, b"Order", &mut order);
+    for i in 1..=fields_allowed {
+        let mut field = Vec::new();
+        support::put_len(1, format!("f{i}").as_bytes(), &mut field);
+        // number, label optional, type message
+        prost::encoding::encode_key(3, prost::encoding::WireType::Varint, &mut field);
+        prost::encoding::encode_varint(number(i) as u64, &mut field);
+        field.extend_from_slice(&[0x20, 0x01, 0x28, 0x0b]);
+        support::put_len(6, b"T", &mut field);
+        support::put_len(2, &field, &mut order);
+    }
+    let mut file = Vec::new();
+    support::put_len(1, b"order.proto", &mut file);
+    support::put_len(2, package.as_bytes(), &mut file);
+    support::put_len(3, b"types.proto", &mut file);
+    support::put_len(4, &order, &mut file);
+    support::put_len(12, b"proto3", &mut file);
+    let mut set = Vec::new();
+    support::put_len(1, &types, &mut set);
+    support::put_len(1, &file, &mut set);
+    let deep = protocompat::model::SchemaData {
+        descriptor_set: set,
+        root_message: format!("{package}.Order"),
+        root_file: "order.proto".into(),
+    }
+    .to_json()
+    .into_bytes();
+    let verdict = measure(
+        &format!("{fields_allowed} relative type names in a 512-component package"),
+        &deep,
+    );
+    assert_eq!(verdict, Ok(true));
+    drop(deep);
+
     // Strings the pool keeps: reserved names, as many as the element limit allows.
     let names = [0x52, 0x00].repeat(limits.max_elements - 100);
     let reserved = schema_of_files(&[&support::root_file_with(&names, &[])]);

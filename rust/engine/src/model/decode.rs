@@ -16,6 +16,7 @@ use super::features::{
     FeatureError, FeatureSet, Features, FieldPresence, MessageEncoding, RepeatedFieldEncoding,
     Syntax, EDITION_PROTO2, EDITION_PROTO3,
 };
+use super::names::{Names, Symbol};
 use super::prescan::Kind;
 use super::tables::{
     Cardinality, Enum, EnumValue, Field, File, Label, Message, Model, Oneof, Scalar, Span, Str,
@@ -197,16 +198,10 @@ struct Pending<'a> {
     member: &'a str,
 }
 
-#[derive(Clone, Copy)]
-enum Symbol {
-    Message(u32),
-    Enum(u32),
-}
-
 /// Names are interned and declarations resolved through maps of names. Their hasher is seeded
 /// per process, like the standard one, so an input cannot aim collisions at it, and is several
 /// times faster on short names.
-type NameMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+pub(super) type NameMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 pub(crate) struct Builder<'a> {
     model: Model,
@@ -1107,10 +1102,10 @@ impl<'a> Builder<'a> {
     /// Resolves every type name, validates defaults, and returns the model.
     pub(crate) fn finish(mut self) -> std::result::Result<Model, DecodeError> {
         let pending = std::mem::take(&mut self.pending);
-        let symbols = self.symbols()?;
+        let mut names = self.names()?;
         let mut resolved: Vec<(u32, Type)> = Vec::new();
         for p in &pending {
-            let found = resolve(&self.model, &symbols, p.name, p.scope);
+            let found = names.resolve(p.name, self.model.str(p.scope));
             let what = |this: &Self, text: String| {
                 let element = Element {
                     scope: p.owner,
@@ -1180,12 +1175,10 @@ impl<'a> Builder<'a> {
         Ok(self.model)
     }
 
-    fn symbols(&self) -> std::result::Result<NameMap<&str, Symbol>, DecodeError> {
+    /// Every message and enum, by full name and by scope; a name declared twice is refused.
+    fn names(&self) -> std::result::Result<Names<'_>, DecodeError> {
         let model = &self.model;
-        let mut symbols: NameMap<&str, Symbol> = NameMap::with_capacity_and_hasher(
-            model.messages.len() + model.enums.len(),
-            Default::default(),
-        );
+        let mut names = Names::new(model.messages.len() + model.enums.len());
         let declared = model
             .messages
             .iter()
@@ -1200,7 +1193,7 @@ impl<'a> Builder<'a> {
             );
         for (full_name, file, symbol) in declared {
             let name = model.str(full_name);
-            if symbols.insert(name, symbol).is_some() {
+            if !names.declare(name, symbol) {
                 let error = self.refuse(
                     file,
                     &Element::named(full_name),
@@ -1212,7 +1205,7 @@ impl<'a> Builder<'a> {
                 });
             }
         }
-        Ok(symbols)
+        Ok(names)
     }
 
     fn check_defaults(&self) -> std::result::Result<(), DecodeError> {
@@ -1234,37 +1227,6 @@ impl<'a> Builder<'a> {
             }
         }
         Ok(())
-    }
-}
-
-/// protobuf's name lookup: a name with a leading dot is a full name; any other is looked up
-/// in the scope it was written in, then in each enclosing scope.
-fn resolve(
-    model: &Model,
-    symbols: &NameMap<&str, Symbol>,
-    name: &str,
-    scope: Str,
-) -> Option<Symbol> {
-    if let Some(full) = name.strip_prefix('.') {
-        return symbols.get(full).copied();
-    }
-    if name.is_empty() {
-        return None;
-    }
-    let mut scope = model.str(scope);
-    loop {
-        let candidate = if scope.is_empty() {
-            name.to_owned()
-        } else {
-            format!("{scope}.{name}")
-        };
-        if let Some(symbol) = symbols.get(candidate.as_str()) {
-            return Some(*symbol);
-        }
-        if scope.is_empty() {
-            return None;
-        }
-        scope = scope.rsplit_once('.').map_or("", |(outer, _)| outer);
     }
 }
 

@@ -7,6 +7,7 @@
 //! - `descriptor_set`: which files the root's import closure holds, dependencies first;
 //! - `wire` and `decode`: those files read straight from the bytes into [`Model`]'s tables;
 //! - `features`: edition defaults and inheritance, proto2 and proto3 as their equivalents;
+//! - `names`: type names resolved through a tree of scopes;
 //! - `defaults`: declared and implicit default values;
 //! - `tables`: the tables and the views the rules read ([`MessageRef`], [`FieldRef`], …).
 
@@ -14,6 +15,7 @@ mod decode;
 mod defaults;
 mod descriptor_set;
 mod features;
+mod names;
 mod prescan;
 mod pulsar_json;
 mod tables;
