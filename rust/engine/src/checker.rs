@@ -298,7 +298,12 @@ impl Checker {
         let mut new = self.fetch(source, SchemaRef::New)?;
         memory.check("after decoding the new schema")?;
         let new_root = usable(&new.entry, SchemaRef::New)?;
-        let mut report = Report::new(requested.name(), source.existing(), new.entry.digest());
+        let mut report = Report::new(
+            requested.name(),
+            self.profile.name,
+            source.existing(),
+            new.entry.digest(),
+        );
         let strategy = match comparing_strategy(requested) {
             Ok(strategy) => strategy,
             Err((rule, why)) => {

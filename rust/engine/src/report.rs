@@ -62,6 +62,8 @@ impl Finding {
 pub struct Report {
     pub compatible: bool,
     pub strategy: String,
+    /// The rule profile the check ran (`pip246`, ...).
+    pub profile: &'static str,
     /// How many existing schemas the caller passed.
     pub existing_schemas: usize,
     /// The first 12 hex digits of the SHA-256 of the proposed schema's data.
@@ -77,12 +79,14 @@ pub struct Report {
 impl Report {
     pub(crate) fn new(
         strategy: String,
+        profile: &'static str,
         existing_schemas: usize,
         new_schema_sha256: impl Into<SchemaDigest>,
     ) -> Report {
         Report {
             compatible: true,
             strategy,
+            profile,
             existing_schemas,
             new_schema_sha256: new_schema_sha256.into(),
             total_failures: 0,
@@ -166,8 +170,8 @@ impl Report {
             "Incompatible"
         };
         let mut summary = format!(
-            "{verdict} PROTOBUF_NATIVE schema {} under {}: ",
-            self.new_schema_sha256, self.strategy
+            "{verdict} PROTOBUF_NATIVE schema {} under {} (profile {}): ",
+            self.new_schema_sha256, self.strategy, self.profile
         );
         if !self.compatible {
             summary.push_str(&format!("{}, ", count(self.total_failures, "violation")));
@@ -255,7 +259,7 @@ mod tests {
 
     #[test]
     fn a_verdict_becomes_findings_named_after_its_pair() {
-        let mut report = Report::new("FULL".to_owned(), 3, "d5675e93d237".to_owned());
+        let mut report = Report::new("FULL".to_owned(), "pip246", 3, "d5675e93d237".to_owned());
         report.add_verdict(
             1,
             &"b2bd95d49882".into(),
@@ -294,6 +298,7 @@ mod tests {
     fn a_rejection_names_the_root_and_the_strategy() {
         let mut report = Report::new(
             "ALWAYS_INCOMPATIBLE".to_owned(),
+            "pip246",
             1,
             "d5675e93d237".to_owned(),
         );
@@ -303,5 +308,12 @@ mod tests {
             report.failures[0].render(),
             "ALWAYS_INCOMPATIBLE shop.Order: writer= reader=no [ALWAYS_INCOMPATIBLE]"
         );
+        // The first line names the strategy and the profile that decided.
+        assert_eq!(
+            report.summary(),
+            "Incompatible PROTOBUF_NATIVE schema d5675e93d237 under ALWAYS_INCOMPATIBLE \
+             (profile pip246): 1 violation, 0 warnings against 1 existing schema"
+        );
+        assert!(report.to_json().contains("\"profile\": \"pip246\""));
     }
 }

@@ -207,9 +207,9 @@ public final class Fixtures {
         }
     }
 
-    /** The strategy name the report's summary line carries ("under FULL"). */
+    /** The strategy name the report's summary line carries ("under FULL (profile pip246):"). */
     public static String summaryStrategy(String message) {
-        Matcher m = Pattern.compile("under (\\S+?):").matcher(message);
+        Matcher m = Pattern.compile("under (\\S+) \\(profile [^)]+\\):").matcher(message);
         return m.find() ? m.group(1) : null;
     }
 }
