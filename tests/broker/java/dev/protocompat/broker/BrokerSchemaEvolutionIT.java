@@ -97,7 +97,7 @@ class BrokerSchemaEvolutionIT {
         Answer v3 = rest.upload(topic, Shop.version(3));
         assertEquals(409, v3.status(), v3.toString());
         assertTrue(v3.body().contains("Incompatible PROTOBUF_NATIVE schema"), v3.body());
-        assertTrue(v3.body().contains("under " + strategy + ":"), v3.body());
+        assertTrue(v3.body().contains("under " + strategy + " (profile pip246):"), v3.body());
         assertTrue(v3.body().contains("FIELD_KIND_CHANGED shop.Order.total.currency (field 2)"), v3.body());
         assertTrue(v3.body().contains("FIELD_NUMBER_CHANGED shop.Order.note"), v3.body());
         assertEquals(strategy.equals("FORWARD"), !v3.body().contains("PACKED_TO_EXPANDED"), v3.body());
@@ -276,7 +276,8 @@ class BrokerSchemaEvolutionIT {
     /** Our report, not Pulsar's: the summary, and each "RULE path" of expect.json as a finding. */
     private static void assertReport(String message, String strategy, List<String> failures) {
         assertTrue(message.contains("Incompatible PROTOBUF_NATIVE schema"), message);
-        assertTrue(message.contains(" under " + strategy + ": " + failures.size() + " violation"), message);
+        assertTrue(message.contains(" under " + strategy + " (profile pip246): " + failures.size() + " violation"),
+                message);
         for (String finding : failures) {
             assertTrue(message.contains(finding + " (field "), "lacks " + finding + ":\n" + message);
         }
