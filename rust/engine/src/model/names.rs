@@ -4,8 +4,12 @@
 //! A scope can be hundreds of components deep (a 1,000-byte package `a.a.a…`), so building and
 //! hashing the full candidate name at each level would cost the depth times the length of the
 //! scope for every field: seconds for one schema inside the default limits. Scopes are instead
-//! the nodes of a tree (every component-prefix of every package and declaration), and a lookup
-//! climbs that tree with keys of one node and one short name component.
+//! the nodes of a tree (every component-prefix of every package and declaration), and a
+//! one-part name climbs that tree with keys of one node and the name.
+//!
+//! A dotted relative name (`Outer.Inner`) still builds each candidate: descending the tree by
+//! its parts from every enclosing scope would cost the depth times the parts, which a name of
+//! hundreds of parts under a deep package makes far worse than the candidates' bytes.
 
 use super::decode::NameMap;
 
@@ -29,8 +33,6 @@ struct Scopes<'m> {
     ids: NameMap<&'m str, u32>,
     /// Each scope's enclosing scope; the root (the empty scope) has none.
     parent: Vec<Option<u32>>,
-    /// (scope, component) -> the scope one component deeper.
-    children: NameMap<(u32, &'m str), u32>,
     /// (scope, last component of a full name) -> what is declared there.
     declared: NameMap<(u32, &'m str), Symbol>,
 }
@@ -77,10 +79,33 @@ impl<'m> Names<'m> {
         if name.is_empty() {
             return None;
         }
+        if name.contains('.') {
+            return by_candidates(&self.full, name, scope);
+        }
         let full = &self.full;
         self.scopes
             .get_or_insert_with(|| Scopes::of(full))
             .resolve(name, scope)
+    }
+}
+
+/// A relative `name` looked up by building its full name in `scope` and in each enclosing
+/// scope, innermost first.
+fn by_candidates(full: &NameMap<&str, Symbol>, name: &str, scope: &str) -> Option<Symbol> {
+    let mut scope = scope;
+    loop {
+        let candidate = if scope.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{scope}.{name}")
+        };
+        if let Some(symbol) = full.get(candidate.as_str()) {
+            return Some(*symbol);
+        }
+        if scope.is_empty() {
+            return None;
+        }
+        scope = scope.rsplit_once('.').map_or("", |(outer, _)| outer);
     }
 }
 
@@ -91,7 +116,6 @@ impl<'m> Scopes<'m> {
         let mut scopes = Scopes {
             ids,
             parent: vec![None],
-            children: NameMap::default(),
             declared: NameMap::with_capacity_and_hasher(full.len(), Default::default()),
         };
         for (&full_name, &symbol) in full {
@@ -122,30 +146,16 @@ impl<'m> Scopes<'m> {
             let child = self.parent.len() as u32;
             self.parent.push(Some(node));
             self.ids.insert(text, child);
-            // `.a` is enclosed by the empty scope, but it is not the empty scope's `a`.
-            if let (_, Some(component)) = split(text) {
-                self.children.insert((node, component), child);
-            }
             node = child;
         }
         node
     }
 
-    /// A relative `name` looked up from `scope` outward, one scope at a time.
+    /// A one-part relative `name` looked up from `scope` outward, one scope at a time.
     fn resolve(&mut self, name: &str, scope: &'m str) -> Option<Symbol> {
-        let (path, last) = match name.rsplit_once('.') {
-            Some((path, last)) => (Some(path), last),
-            None => (None, name),
-        };
         let mut at = Some(self.scope(scope));
         while let Some(node) = at {
-            let mut inner = Some(node);
-            if let Some(path) = path {
-                for component in path.split('.') {
-                    inner = inner.and_then(|n| self.children.get(&(n, component)).copied());
-                }
-            }
-            if let Some(symbol) = inner.and_then(|n| self.declared.get(&(n, last))) {
+            if let Some(symbol) = self.declared.get(&(node, name)) {
                 return Some(*symbol);
             }
             at = self.parent[node as usize];
@@ -158,29 +168,13 @@ impl<'m> Scopes<'m> {
 mod tests {
     use super::*;
 
-    /// The lookup as it used to be written: each enclosing scope's candidate full name built
-    /// and looked up whole. Slow on deep scopes, plainly right: the oracle for the tree.
+    /// The oracle: every candidate full name built and looked up whole, as the lookup was
+    /// written before the tree, and as dotted names still are.
     fn resolve_by_strings(full: &NameMap<&str, Symbol>, name: &str, scope: &str) -> Option<Symbol> {
-        if let Some(full_name) = name.strip_prefix('.') {
-            return full.get(full_name).copied();
-        }
-        if name.is_empty() {
-            return None;
-        }
-        let mut scope = scope;
-        loop {
-            let candidate = if scope.is_empty() {
-                name.to_owned()
-            } else {
-                format!("{scope}.{name}")
-            };
-            if let Some(symbol) = full.get(candidate.as_str()) {
-                return Some(*symbol);
-            }
-            if scope.is_empty() {
-                return None;
-            }
-            scope = scope.rsplit_once('.').map_or("", |(outer, _)| outer);
+        match name.strip_prefix('.') {
+            Some(full_name) => full.get(full_name).copied(),
+            None if name.is_empty() => None,
+            None => by_candidates(full, name, scope),
         }
     }
 
