@@ -248,7 +248,7 @@ mod tests {
         let profile = settings.set("profile", "strict", spell).unwrap_err();
         assert_eq!(
             profile,
-            "-Dprotocompat.profile=strict: unknown profile `strict`; the profiles are pip246"
+            "-Dprotocompat.profile=strict: unknown profile `strict`; the profiles are pip246, conservative"
         );
         let typo = settings.set("profle", "pip246", spell).unwrap_err();
         assert!(typo.ends_with(", -Dprotocompat.profile"), "{typo}");

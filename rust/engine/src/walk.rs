@@ -1,5 +1,7 @@
 //! `canRead(W, R)`: walks every message pair reachable from the two roots through fields
-//! matched by number, and applies every rule of a [`Profile`] to each pair once.
+//! matched by number, and applies every rule of a [`Profile`] to each pair once: each ordered
+//! (writer, reader) pair of messages, and of enums, that matched fields refer to. Which types
+//! are paired is the profile's choice (same full name, or any two: [`Types`]).
 //!
 //! Breadth-first with an explicit queue, so recursive types terminate (each pair is compared
 //! once) and a chain thousands of messages deep costs heap, not stack. What one pair's walk
@@ -7,7 +9,7 @@
 //! rendered (and cut) only for the findings that are kept, and only the first
 //! [`KEPT_FINDINGS`] findings of each severity are kept; the rest are counted.
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 
 use crate::model::{FieldRef, MessageRef};
 
@@ -139,7 +141,7 @@ pub(crate) fn can_read(
     budget: &mut usize,
     memory: &Budget,
 ) -> Result<Option<Verdict>, CheckError> {
-    Ok(walk(profile.rules, writer, reader, budget, memory, false)?.map(|walked| walked.verdict))
+    Ok(walk(profile, writer, reader, budget, memory, false)?.map(|walked| walked.verdict))
 }
 
 /// [`can_read`] both ways, `writer` to `reader` and back, as FULL strategies ask: one traversal
@@ -156,7 +158,7 @@ pub(crate) fn can_read_both_ways(
     memory: &Budget,
 ) -> Result<Option<(Verdict, Verdict)>, CheckError> {
     let before = *budget;
-    let Some(walked) = walk(profile.rules, writer, reader, budget, memory, true)? else {
+    let Some(walked) = walk(profile, writer, reader, budget, memory, true)? else {
         return Ok(None);
     };
     if !walked.back_finds {
@@ -175,13 +177,14 @@ struct Walked {
 }
 
 fn walk(
-    rules: &'static [Rule],
+    profile: &'static Profile,
     writer: MessageRef<'_>,
     reader: MessageRef<'_>,
     budget: &mut usize,
     memory: &Budget,
     both_ways: bool,
 ) -> Result<Option<Walked>, CheckError> {
+    let rules = profile.rules;
     let mut verdict = Verdict::default();
     // Whether the way back still has to be asked: until it finds something.
     let mut ask_back = both_ways;
@@ -205,8 +208,36 @@ fn walk(
             }
         }
     }
+    for rule in rules {
+        if let Check::Reachable { message, field } = rule.check {
+            let mut found = false;
+            for (side, root) in [(Side::Writer, writer), (Side::Reader, reader)] {
+                reachable(root, message, field, |path, number, what| {
+                    found = true;
+                    let (writer, reader) = match side {
+                        Side::Writer => (what, String::new()),
+                        Side::Reader => (String::new(), what),
+                    };
+                    let violation = Violation {
+                        field: None,
+                        number,
+                        writer,
+                        reader,
+                    };
+                    verdict.record(rule, |_| path, violation);
+                });
+            }
+            // Both graphs are the way back's too, sides swapped.
+            ask_back &= !found;
+        }
+    }
     // Each matched field pair is compared once each way.
     let charge = if both_ways { 2 } else { 1 };
+    let enum_rules: Vec<&'static Rule> = rules
+        .iter()
+        .filter(|r| matches!(r.check, Check::Enums(_)))
+        .collect();
+    let mut enums_compared = SeenPairs::default();
 
     let mut paths = Paths {
         root: writer.full_name().to_owned(),
@@ -215,11 +246,10 @@ fn walk(
             field: None,
         }],
     };
-    // Pairs are entered only when both sides have the same full name, so the writer's message
-    // alone says which pair has been compared; the way back reaches the same pairs.
-    let mut compared = Visited::default();
+    // The way back reaches the same pairs, each the other way round.
+    let mut compared = SeenPairs::default();
     let mut queue: VecDeque<(MessageRef, MessageRef, usize)> = VecDeque::new();
-    compared.insert(writer);
+    compared.insert(writer.id(), reader.id());
     queue.push_back((writer, reader, 0));
 
     let mut violations = Vec::new();
@@ -260,7 +290,7 @@ fn walk(
                     }
                 }
                 Check::Fields(check) => field_rules.push((rule, check)),
-                Check::Roots(_) => {}
+                Check::Roots(_) | Check::Enums(_) | Check::Reachable { .. } => {}
             }
         }
         if ask_back {
@@ -292,8 +322,30 @@ fn walk(
                 let back = fields.back();
                 ask_back = !field_rules.iter().any(|(_, check)| check(&back).is_some());
             }
-            if let Some((next_writer, next_reader)) = fields.same_message() {
-                if compared.insert(next_writer) {
+            if !enum_rules.is_empty() {
+                if let Some((w, r)) = fields.enums() {
+                    if enums_compared.insert(w.id(), r.id()) {
+                        for &rule in &enum_rules {
+                            let Check::Enums(check) = rule.check else {
+                                continue;
+                            };
+                            check(w, r, &mut violations);
+                            for mut violation in violations.drain(..) {
+                                violation.field = Some(reader_field.name().to_owned());
+                                violation.number = Some(reader_field.number());
+                                verdict.record(rule, |field| paths.render(step, field), violation);
+                            }
+                            if ask_back {
+                                check(r, w, &mut violations);
+                                ask_back = violations.is_empty();
+                                violations.clear();
+                            }
+                        }
+                    }
+                }
+            }
+            if let Some((next_writer, next_reader)) = fields.messages(profile.types) {
+                if compared.insert(next_writer.id(), next_reader.id()) {
                     paths.steps.push(Step {
                         parent: step,
                         field: Some(reader_field),
@@ -309,16 +361,70 @@ fn walk(
     }))
 }
 
-/// The writer's messages already compared, one bit per message of its model.
+/// Which side of a pair a reachable finding is on.
+#[derive(Clone, Copy)]
+enum Side {
+    Writer,
+    Reader,
+}
+
+/// Every message reachable from `root` through its fields, matched or not, each once, with
+/// the findings of `message` and `field` reported at their paths.
+fn reachable<'a>(
+    root: MessageRef<'a>,
+    message: fn(MessageRef) -> Option<String>,
+    field: fn(FieldRef) -> Option<String>,
+    mut found: impl FnMut(String, Option<u32>, String),
+) {
+    let mut paths = Paths {
+        root: root.full_name().to_owned(),
+        steps: vec![Step {
+            parent: 0,
+            field: None,
+        }],
+    };
+    let mut seen = Seen::default();
+    seen.insert(root.id());
+    let mut queue: VecDeque<(MessageRef<'a>, usize)> = VecDeque::from([(root, 0)]);
+    while let Some((at, step)) = queue.pop_front() {
+        if let Some(what) = message(at) {
+            found(
+                paths.render(step, None),
+                None,
+                bound(&what, DESCRIPTION_LIMIT),
+            );
+        }
+        for f in at.fields() {
+            if let Some(what) = field(f) {
+                found(
+                    paths.render(step, Some(f.name())),
+                    Some(f.number()),
+                    bound(&what, DESCRIPTION_LIMIT),
+                );
+            }
+            if let Some(next) = f.kind().message() {
+                if seen.insert(next.id()) {
+                    paths.steps.push(Step {
+                        parent: step,
+                        field: Some(f),
+                    });
+                    queue.push_back((next, paths.steps.len() - 1));
+                }
+            }
+        }
+    }
+}
+
+/// Rows of one model already seen, one bit each.
 #[derive(Default)]
-struct Visited {
+struct Seen {
     bits: Vec<u64>,
 }
 
-impl Visited {
-    /// Whether `message` was not compared before.
-    fn insert(&mut self, message: MessageRef<'_>) -> bool {
-        let id = message.id() as usize;
+impl Seen {
+    /// Whether `id` was not seen before.
+    fn insert(&mut self, id: u32) -> bool {
+        let id = id as usize;
         let (word, bit) = (id / 64, 1u64 << (id % 64));
         if word >= self.bits.len() {
             self.bits.resize(word + 1, 0);
@@ -326,5 +432,30 @@ impl Visited {
         let new = self.bits[word] & bit == 0;
         self.bits[word] |= bit;
         new
+    }
+}
+
+/// (writer row, reader row) pairs already compared. Most writer types meet one reader type
+/// only (always, where types are paired by name), so the first reader of each writer is kept
+/// in a bit set and a table; only further readers go to a hash set.
+#[derive(Default)]
+struct SeenPairs {
+    writers: Seen,
+    first_reader: Vec<u32>,
+    more: HashSet<(u32, u32)>,
+}
+
+impl SeenPairs {
+    /// Whether the pair was not compared before.
+    fn insert(&mut self, writer: u32, reader: u32) -> bool {
+        if self.writers.insert(writer) {
+            let at = writer as usize;
+            if at >= self.first_reader.len() {
+                self.first_reader.resize(at + 1, 0);
+            }
+            self.first_reader[at] = reader;
+            return true;
+        }
+        self.first_reader[writer as usize] != reader && self.more.insert((writer, reader))
     }
 }

@@ -50,11 +50,13 @@ mod tag {
         pub const FIELD: u32 = 2;
         pub const NESTED_TYPE: u32 = 3;
         pub const ENUM_TYPE: u32 = 4;
+        pub const EXTENSION_RANGE: u32 = 5;
         pub const EXTENSION: u32 = 6;
         pub const OPTIONS: u32 = 7;
         pub const ONEOF_DECL: u32 = 8;
     }
     pub mod message_options {
+        pub const MESSAGE_SET_WIRE_FORMAT: u32 = 1;
         pub const MAP_ENTRY: u32 = 7;
         pub const FEATURES: u32 = 12;
     }
@@ -490,6 +492,7 @@ impl<'a> Builder<'a> {
         let mark = self.children.len();
         let mut name = "";
         let mut options: Option<&[u8]> = None;
+        let mut extension_ranges = false;
         let mut reader = Reader::new(bytes);
         while !reader.is_done() {
             match reader.key()? {
@@ -507,7 +510,10 @@ impl<'a> Builder<'a> {
                 | keys::message::NESTED_TYPE
                 | keys::message::ENUM_TYPE
                 | keys::message::EXTENSION) => self.children.push((key >> 3, reader.bytes()?)),
-                other => self.tally.unread_key(Kind::Message, other, &mut reader)?,
+                other => {
+                    self.tally.unread_key(Kind::Message, other, &mut reader)?;
+                    extension_ranges |= other >> 3 == tag::message::EXTENSION_RANGE;
+                }
             }
         }
         self.tally.declared(scope.len, name.len())?;
@@ -520,11 +526,13 @@ impl<'a> Builder<'a> {
         }
         let mut features = *parent;
         let mut map_entry = false;
+        let mut message_set = false;
         if let Some(options) = options {
             for field in Fields::new(options) {
                 let (number, value) = field?;
                 match number {
                     tag::message_options::MAP_ENTRY => map_entry = value.bool()?,
+                    tag::message_options::MESSAGE_SET_WIRE_FORMAT => message_set = value.bool()?,
                     tag::message_options::FEATURES => {
                         features = features.with(&self.features(ctx, &element, value.bytes()?)?)
                     }
@@ -572,6 +580,8 @@ impl<'a> Builder<'a> {
             sorted: 0,
             oneofs,
             map_entry,
+            extension_ranges,
+            message_set,
             features,
         });
 

@@ -5,7 +5,10 @@
 use std::fmt;
 
 use super::defaults::{self, DefaultValue};
-use super::features::{Features, FieldPresence, MessageEncoding, RepeatedFieldEncoding, Syntax};
+use super::features::{
+    EnumType, Features, FieldPresence, JavaUtf8Validation, MessageEncoding, RepeatedFieldEncoding,
+    Syntax, Utf8Validation,
+};
 
 /// A piece of [`Model::text`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -152,6 +155,10 @@ pub(crate) struct Message {
     pub sorted: u32,
     pub oneofs: Span,
     pub map_entry: bool,
+    /// Declares `extensions …` ranges: what extensions carry cannot be compared field by field.
+    pub extension_ranges: bool,
+    /// `option message_set_wire_format = true`.
+    pub message_set: bool,
     pub features: Features,
 }
 
@@ -347,6 +354,16 @@ impl<'a> MessageRef<'a> {
         self.row().map_entry
     }
 
+    /// Whether it declares extension ranges.
+    pub fn has_extension_ranges(&self) -> bool {
+        self.row().extension_ranges
+    }
+
+    /// Whether it is encoded as a MessageSet (`message_set_wire_format`).
+    pub fn is_message_set(&self) -> bool {
+        self.row().message_set
+    }
+
     /// Fields in declaration order.
     pub fn fields(&self) -> impl ExactSizeIterator<Item = FieldRef<'a>> + 'a {
         let model = self.model;
@@ -524,6 +541,40 @@ impl<'a> FieldRef<'a> {
         (!oneof.synthetic).then(|| self.model.str(oneof.name))
     }
 
+    /// The row of the field's real (not synthetic) oneof: unique within its model.
+    pub fn oneof_id(&self) -> Option<u32> {
+        let row = self.row();
+        let oneof = self.model.oneofs.get(row.oneof as usize)?;
+        (!oneof.synthetic).then_some(row.oneof)
+    }
+
+    /// A map: a repeated field of a map entry message.
+    pub fn is_map(&self) -> bool {
+        self.is_repeated() && matches!(self.kind(), Kind::Message(m) if m.is_map_entry())
+    }
+
+    /// Whether Java's runtime, the one Pulsar bundles, refuses a string that is not UTF-8 when
+    /// it reads the field: what `FieldDescriptor.needsUtf8Check` decides (map entries always;
+    /// else `features.(pb.java).utf8_validation`, proto2's `java_string_check_utf8` included,
+    /// or `features.utf8_validation`).
+    pub fn validates_utf8(&self) -> bool {
+        let features = self.features();
+        matches!(self.row().ty, Type::Scalar(Scalar::String))
+            && (self.message().is_map_entry()
+                || features.java_utf8_validation == JavaUtf8Validation::Verify
+                || features.utf8_validation == Utf8Validation::Verify)
+    }
+
+    /// Whether Java reads the enum field as closed (`legacyEnumFieldTreatedAsClosed`): its
+    /// enum is closed, or the field has `features.(pb.java).legacy_closed_enum`, which proto2
+    /// fields have by default.
+    pub fn java_treats_enum_as_closed(&self) -> bool {
+        match self.kind() {
+            Kind::Enum(e) => e.is_closed() || self.features().java_legacy_closed_enum,
+            _ => false,
+        }
+    }
+
     /// `[default = …]` as declared.
     pub fn declared_default(&self) -> Option<&'a str> {
         self.row().default.map(|s| self.model.str(s))
@@ -574,6 +625,17 @@ impl<'a> EnumRef<'a> {
 
     pub fn features(&self) -> &'a Features {
         &self.row().features
+    }
+
+    /// A closed enum: a field of it holds only its declared numbers (proto2, or
+    /// `enum_type = CLOSED`).
+    pub fn is_closed(&self) -> bool {
+        self.features().enum_type == EnumType::Closed
+    }
+
+    /// Its row, unique within its model.
+    pub fn id(&self) -> u32 {
+        self.id
     }
 
     /// Values in declaration order: name and number.

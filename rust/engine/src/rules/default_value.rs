@@ -2,6 +2,10 @@
 //! default differs. "Effective" means the declared `[default = …]`, else the type's zero or the
 //! enum's first value: a reader fills in its own default for a field the writer left unset, so
 //! a change of either kind changes what the reader sees.
+//!
+//! DEFAULT_CHANGED (`conservative`) is the same comparison for every syntax, on fields that
+//! keep their type (a type change is TYPE_CHANGED), with enums by number whatever they are
+//! called, and floating-point defaults exactly: NaN equals NaN, +0 differs from -0.
 
 use super::{FieldPair, Violation};
 use crate::model::{DefaultValue, FieldRef, Kind, Scalar};
@@ -30,6 +34,29 @@ pub(crate) fn default_value_changed(pair: &FieldPair) -> Option<Violation> {
     })
 }
 
+pub(crate) fn default_changed(pair: &FieldPair) -> Option<Violation> {
+    if pair.writer.is_repeated() || pair.reader.is_repeated() {
+        return None;
+    }
+    let same_type = match (&pair.writer_type, &pair.reader_type) {
+        (Kind::Enum(_), Kind::Enum(_)) => true,
+        (Kind::Scalar(w), Kind::Scalar(r)) => w == r,
+        _ => false,
+    };
+    if !same_type {
+        return None;
+    }
+    let writer = EffectiveDefault::of(pair.writer)?;
+    let reader = EffectiveDefault::of(pair.reader)?;
+    (!writer.value.identical_to(&reader.value)).then(|| {
+        Violation::on_fields(
+            pair,
+            format!("default {}", writer.shown),
+            format!("default {}", reader.shown),
+        )
+    })
+}
+
 #[derive(Debug)]
 enum Comparable {
     Integer(i128),
@@ -50,6 +77,18 @@ impl Comparable {
             (Text(a), Text(b)) => a == b,
             (EnumNumber(a), EnumNumber(b)) => a == b,
             _ => true,
+        }
+    }
+}
+
+impl Comparable {
+    /// Values of one type: floats by their bits but for NaN (every NaN the same default).
+    fn identical_to(&self, other: &Comparable) -> bool {
+        match (self, other) {
+            (Comparable::Float(a), Comparable::Float(b)) => {
+                (a.is_nan() && b.is_nan()) || a.to_bits() == b.to_bits()
+            }
+            _ => self.same_as(other),
         }
     }
 }

@@ -1,12 +1,19 @@
 //! The rules, one small module each, and the profiles that list them: a [`Profile`] is a list
-//! of rules (`pip246.rs` for the default, RULES.md section 2), not a branch in the code. The
-//! walker ([`crate::walk`]) decides which message and field pairs are compared; a rule only says
-//! what is wrong with one pair.
+//! of rules and how referenced types are paired (`pip246.rs` for the default, RULES.md section
+//! 2; `conservative.rs`, section 5), not a branch in the code. The walker ([`crate::walk`])
+//! decides which message, enum and field pairs are compared; a rule only says what is wrong
+//! with one pair.
 
+mod cardinality;
+mod conservative;
 mod default_value;
 mod describe;
+mod enum_values;
 mod field_kind;
 mod field_number;
+mod map;
+mod message_encoding;
+mod oneof;
 mod packed;
 mod pip246;
 mod repeated;
@@ -14,12 +21,15 @@ mod required;
 mod root;
 mod scalar_type;
 mod syntax;
+mod type_changed;
+mod unsupported;
+mod utf8;
 
 use std::fmt;
 
 use serde::Serialize;
 
-use crate::model::{FieldRef, Kind, MessageRef, Syntax};
+use crate::model::{EnumRef, FieldRef, Kind, MessageRef, Syntax};
 
 /// Every rule ID a report or error can carry.
 #[derive(
@@ -39,6 +49,18 @@ pub enum RuleId {
     RepeatedToSingular,
     PackedToExpanded,
     ScalarTypeChanged,
+    // The `conservative` profile's own (RULES.md section 5).
+    RequiredFieldNotGuaranteed,
+    TypeChanged,
+    CardinalityChanged,
+    MapChanged,
+    DefaultChanged,
+    OneofConflict,
+    EnumValueNotReadable,
+    Utf8ValidationAdded,
+    MessageEncodingChanged,
+    /// Something reachable from a root that comparing fields cannot vouch for.
+    UnsupportedFeature,
     /// The strategy rejects every change.
     AlwaysIncompatible,
     /// UNDEFINED, or a strategy code this checker does not know.
@@ -126,19 +148,49 @@ impl<'a> FieldPair<'a> {
         }
     }
 
-    /// The (writer, reader) messages to walk into: both sides messages (or both groups) of
-    /// the same full name. Any other change of a message field is FIELD_KIND_CHANGED, and the
-    /// walk stops.
-    pub(crate) fn same_message(&self) -> Option<(MessageRef<'a>, MessageRef<'a>)> {
-        match (self.writer_type, self.reader_type) {
-            (Kind::Message(w), Kind::Message(r)) | (Kind::Group(w), Kind::Group(r))
-                if w.full_name() == r.full_name() =>
-            {
-                Some((w, r))
+    /// The (writer, reader) messages to walk into, as `types` pairs them; `None` where the
+    /// walk stops, the rules having said what changed.
+    pub(crate) fn messages(&self, types: Types) -> Option<(MessageRef<'a>, MessageRef<'a>)> {
+        let (writer, reader) = (self.writer_type.message()?, self.reader_type.message()?);
+        match types {
+            Types::ByName => {
+                let same_kind = matches!(
+                    (self.writer_type, self.reader_type),
+                    (Kind::Message(_), Kind::Message(_)) | (Kind::Group(_), Kind::Group(_))
+                );
+                (same_kind && writer.full_name() == reader.full_name()).then_some((writer, reader))
             }
+            // A message that became a group has its contents compared too; a map and a
+            // repeated message are not alike enough for that (MAP_CHANGED).
+            Types::ByStructure => {
+                (self.writer.is_map() == self.reader.is_map()).then_some((writer, reader))
+            }
+        }
+    }
+
+    /// The (writer, reader) enums of two enum fields, whatever they are called.
+    pub(crate) fn enums(&self) -> Option<(EnumRef<'a>, EnumRef<'a>)> {
+        match (self.writer_type, self.reader_type) {
+            (Kind::Enum(w), Kind::Enum(r)) => Some((w, r)),
             _ => None,
         }
     }
+
+    /// The keys of two map entries: MAP_CHANGED, on the map field, says if they differ.
+    pub(crate) fn is_map_key(&self) -> bool {
+        self.writer.number() == 1
+            && self.writer.message().is_map_entry()
+            && self.reader.message().is_map_entry()
+    }
+}
+
+/// How the walk pairs the message and enum types that matched fields refer to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Types {
+    /// Only types of the same full name are compared; a changed name is FIELD_KIND_CHANGED.
+    ByName,
+    /// Any two message types (any two enums) are compared by their contents.
+    ByStructure,
 }
 
 /// What a rule found, relative to the compared message pair.
@@ -173,6 +225,14 @@ pub(crate) enum Check {
     Messages(fn(&MessagePair, &mut Vec<Violation>)),
     /// Looks at one pair of fields matched by number.
     Fields(FieldCheck),
+    /// Looks at a pair of enums that matched fields refer to, once per pair.
+    Enums(fn(EnumRef, EnumRef, &mut Vec<Violation>)),
+    /// Looks at every message and field reachable from each root, matched or not: what the
+    /// side holding it cannot have.
+    Reachable {
+        message: fn(MessageRef) -> Option<String>,
+        field: fn(FieldRef) -> Option<String>,
+    },
 }
 
 pub struct Rule {
@@ -204,6 +264,7 @@ pub struct Profile {
     /// One line: what the profile is, for `protocompat rules`.
     pub summary: &'static str,
     pub rules: &'static [Rule],
+    pub(crate) types: Types,
 }
 
 impl std::fmt::Debug for Profile {
@@ -220,10 +281,11 @@ impl PartialEq for Profile {
 
 impl Eq for Profile {}
 
+pub use conservative::CONSERVATIVE;
 pub use pip246::PIP246;
 
 /// Every profile, the default first.
-pub static PROFILES: &[&Profile] = &[&PIP246];
+pub static PROFILES: &[&Profile] = &[&PIP246, &CONSERVATIVE];
 
 impl Profile {
     /// The profile called `name`; an unknown name is refused with the names there are.
@@ -261,6 +323,9 @@ mod tests {
         }
         assert_eq!(PROFILES[0], &PIP246, "the default comes first");
         let unknown = Profile::named("strict").unwrap_err();
-        assert_eq!(unknown, "unknown profile `strict`; the profiles are pip246");
+        assert_eq!(
+            unknown,
+            "unknown profile `strict`; the profiles are pip246, conservative"
+        );
     }
 }

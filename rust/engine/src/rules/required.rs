@@ -1,6 +1,7 @@
 //! Required fields (proto2 `required`, Editions `field_presence = LEGACY_REQUIRED`): none may
 //! be added, removed, or change its label (REQUIRED_FIELD_ADDED, REQUIRED_FIELD_REMOVED,
-//! REQUIRED_LABEL_CHANGED).
+//! REQUIRED_LABEL_CHANGED) in `pip246`; in `conservative`, requiredness is directional
+//! (REQUIRED_FIELD_NOT_GUARANTEED).
 
 use crate::model::{FieldRef, MessageRef};
 
@@ -28,6 +29,25 @@ pub(crate) fn required_field_removed(pair: &MessagePair, found: &mut Vec<Violati
             number: Some(writer.number()),
             writer: declaration(writer),
             reader: "absent".to_owned(),
+        });
+    }
+}
+
+/// `conservative`: the reader requires a field the writer does not guarantee, because the
+/// writer lacks it or does not require it. Making a field required fails BACKWARD and passes
+/// FORWARD; dropping `required` is the mirror.
+pub(crate) fn required_field_not_guaranteed(pair: &MessagePair, found: &mut Vec<Violation>) {
+    for reader in pair.reader.fields().filter(|f| f.is_required()) {
+        let writer = match pair.writer.field(reader.number()) {
+            None => "absent".to_owned(),
+            Some(writer) if !writer.is_required() => labelled_type(writer),
+            Some(_) => continue,
+        };
+        found.push(Violation {
+            field: Some(reader.name().to_owned()),
+            number: Some(reader.number()),
+            writer,
+            reader: declaration(reader),
         });
     }
 }

@@ -76,7 +76,7 @@ class CacheTest {
         String unknown = ChildJvm.run(List.of("-Dprotocompat.profile=strict"), CacheMain.class).output();
         assertTrue(unknown.contains("RESULT unavailable: "), unknown);
         assertTrue(unknown.contains(
-                "-Dprotocompat.profile=strict: unknown profile `strict`; the profiles are pip246"), unknown);
+                "-Dprotocompat.profile=strict: unknown profile `strict`; the profiles are pip246, conservative"), unknown);
     }
 
     @Test

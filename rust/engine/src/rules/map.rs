@@ -1,0 +1,48 @@
+//! MAP_CHANGED (`conservative`): a map must stay a map with the same key type; its value is
+//! compared by the field rules, through the entry messages. A map never becomes a repeated
+//! entry message or anything else, even where the wire bytes would match: map semantics (last
+//! key wins, entries unordered) are not those of a list.
+
+use crate::model::{FieldRef, Kind};
+
+use super::describe::labelled_type;
+use super::{FieldPair, Violation};
+
+pub(crate) fn map_changed(pair: &FieldPair) -> Option<Violation> {
+    let changed = map_changes(pair)
+        || (pair.writer.is_map() && key_kind(pair.writer) != key_kind(pair.reader));
+    changed.then(|| Violation::on_fields(pair, shown(pair.writer), shown(pair.reader)))
+}
+
+/// A map on exactly one side: MAP_CHANGED is the finding, and the type and cardinality rules
+/// say nothing more about the field.
+pub(crate) fn map_changes(pair: &FieldPair) -> bool {
+    pair.writer.is_map() != pair.reader.is_map()
+}
+
+fn entry_field(map: FieldRef<'_>, number: u32) -> Option<FieldRef<'_>> {
+    map.kind().message()?.field(number)
+}
+
+fn key_kind(map: FieldRef<'_>) -> Option<String> {
+    entry_field(map, 1).map(|key| key.kind().to_string())
+}
+
+/// `map<string, int64>`, or the field's labelled type when it is not a map.
+fn shown(field: FieldRef<'_>) -> String {
+    if !field.is_map() {
+        return labelled_type(field);
+    }
+    let part = |number| {
+        entry_field(field, number).map_or_else(
+            || "?".to_owned(),
+            |f| match f.kind() {
+                // The entry's own name says nothing; the value's type does.
+                Kind::Message(m) | Kind::Group(m) => m.full_name().to_owned(),
+                Kind::Enum(e) => e.full_name().to_owned(),
+                Kind::Scalar(s) => s.name().to_owned(),
+            },
+        )
+    };
+    format!("map<{}, {}>", part(1), part(2))
+}

@@ -1,0 +1,67 @@
+//! ONEOF_CONFLICT (`conservative`): the reader's real oneof joins fields the writer keeps
+//! apart. For each real reader oneof, its members the writer also has must, if two or more,
+//! all belong to one real writer oneof; otherwise the writer may set several of them and the
+//! reader keeps only the last. Moving one field into a new oneof, splitting a writer's oneof
+//! and renaming a oneof are allowed. Synthetic oneofs (proto3 `optional`) are not oneofs here.
+
+use crate::text::bound;
+
+use super::{MessagePair, Violation};
+
+/// Members listed in a finding before "…".
+const LISTED: usize = 8;
+
+pub(crate) fn oneof_conflict(pair: &MessagePair, found: &mut Vec<Violation>) {
+    // The matched fields in a reader oneof, grouped by it.
+    let mut members: Vec<(u32, usize)> = pair
+        .matched
+        .iter()
+        .enumerate()
+        .filter_map(|(at, (_, reader))| reader.oneof_id().map(|oneof| (oneof, at)))
+        .collect();
+    if members.len() < 2 {
+        return;
+    }
+    members.sort_unstable();
+    for group in members.chunk_by(|a, b| a.0 == b.0) {
+        if group.len() < 2 {
+            continue;
+        }
+        let first = pair.matched[group[0].1].0.oneof_id();
+        let apart = first.is_none()
+            || group
+                .iter()
+                .any(|&(_, at)| pair.matched[at].0.oneof_id() != first);
+        if !apart {
+            continue;
+        }
+        let (_, reader) = pair.matched[group[0].1];
+        let oneof = reader.oneof().unwrap_or_default();
+        let writer: Vec<String> = group
+            .iter()
+            .take(LISTED)
+            .map(|&(_, at)| {
+                let field = pair.matched[at].0;
+                match field.oneof() {
+                    Some(name) => format!("{} in oneof {}", field.name(), name),
+                    None => format!("{} outside any oneof", field.name()),
+                }
+            })
+            .collect();
+        let reader_members: Vec<&str> = group
+            .iter()
+            .take(LISTED)
+            .map(|&(_, at)| pair.matched[at].1.name())
+            .collect();
+        let more = if group.len() > LISTED { ", …" } else { "" };
+        found.push(Violation {
+            field: Some(oneof.to_owned()),
+            number: None,
+            writer: bound(&format!("{}{more}", writer.join(", ")), 240),
+            reader: bound(
+                &format!("oneof {oneof} {{ {}{more} }}", reader_members.join(", ")),
+                240,
+            ),
+        });
+    }
+}

@@ -1,0 +1,39 @@
+//! UNSUPPORTED_FEATURE (`conservative`) for what is reachable from either root, matched or
+//! not: what comparing fields by number cannot vouch for.
+//! - a message with extension ranges, or a MessageSet: its extensions' payloads are not in
+//!   the schema;
+//! - an enum field that Java's runtime reads as closed while its enum is open (a proto2 field
+//!   of a proto3 enum, or `features.(pb.java).legacy_closed_enum`): runtimes disagree on what
+//!   the field holds.
+//!
+//! Unknown features and feature values are refused when a schema is decoded, under every
+//! profile (RULES.md section 2).
+
+use crate::model::{FieldRef, Kind, MessageRef};
+
+pub(crate) fn unsupported_message(message: MessageRef<'_>) -> Option<String> {
+    if message.is_message_set() {
+        Some(format!(
+            "message {} is a MessageSet (message_set_wire_format)",
+            message.full_name()
+        ))
+    } else if message.has_extension_ranges() {
+        Some(format!(
+            "message {} declares extension ranges",
+            message.full_name()
+        ))
+    } else {
+        None
+    }
+}
+
+pub(crate) fn unsupported_field(field: FieldRef<'_>) -> Option<String> {
+    match field.kind() {
+        Kind::Enum(e) if field.java_treats_enum_as_closed() != e.is_closed() => Some(format!(
+            "Java reads field {} as closed (legacy_closed_enum) but enum {} is open",
+            field.name(),
+            e.full_name()
+        )),
+        _ => None,
+    }
+}

@@ -1,0 +1,26 @@
+//! UTF8_VALIDATION_ADDED (`conservative`): the reader refuses strings that are not UTF-8 and
+//! the writer does not: a writer that does not validate can write bytes the reader then fails
+//! to parse. Validation is what Java's runtime, the one Pulsar bundles, applies (proto2
+//! `java_string_check_utf8`, Editions `utf8_validation`, `features.(pb.java).utf8_validation`,
+//! map entries always). Removing validation is allowed.
+
+use crate::model::{FieldRef, Kind, Scalar};
+
+use super::{FieldPair, Violation};
+
+pub(crate) fn utf8_validation_added(pair: &FieldPair) -> Option<Violation> {
+    let strings = matches!(
+        (&pair.writer_type, &pair.reader_type),
+        (Kind::Scalar(Scalar::String), Kind::Scalar(Scalar::String))
+    );
+    (strings && pair.reader.validates_utf8() && !pair.writer.validates_utf8())
+        .then(|| Violation::on_fields(pair, shown(pair.writer), shown(pair.reader)))
+}
+
+fn shown(field: FieldRef<'_>) -> String {
+    if field.validates_utf8() {
+        "string, UTF-8 validated".to_owned()
+    } else {
+        "string, not validated".to_owned()
+    }
+}
