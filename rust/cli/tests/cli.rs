@@ -616,7 +616,8 @@ fn rules_lists_each_profiles_rules() {
     let unknown = protocompat(&["rules", "--profile", "strict"]);
     assert_eq!(unknown.status.code(), Some(2));
     assert!(
-        text(&unknown.stderr).contains("unknown profile `strict`; the profiles are pip246, conservative"),
+        text(&unknown.stderr)
+            .contains("unknown profile `strict`; the profiles are pip246, conservative"),
         "{}",
         text(&unknown.stderr)
     );

@@ -41,7 +41,7 @@ pub use error::{CheckError, DecodeError, ErrorRule, SchemaError};
 pub use limits::Limits;
 pub use model::Schema;
 pub use report::{Finding, Report};
-pub use rules::{Profile, RuleId, Severity, PIP246, PROFILES};
+pub use rules::{Profile, RuleId, Severity, CONSERVATIVE, PIP246, PROFILES};
 pub use schema_ref::{NamedSchema, SchemaDigest, SchemaRef};
 pub use settings::{Setting, Settings, SETTINGS};
 pub use strategy::{Direction, Requested, Strategy};

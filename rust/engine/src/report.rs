@@ -39,8 +39,15 @@ impl Finding {
         if let Some(number) = self.field_number {
             line.push_str(&format!(" (field {number})"));
         }
-        if !self.writer.is_empty() || !self.reader.is_empty() {
-            line.push_str(&format!(": writer={} reader={}", self.writer, self.reader));
+        // A finding about one side only (UNSUPPORTED_FEATURE in one schema, a strategy's
+        // reason) shows that side only.
+        match (self.writer.is_empty(), self.reader.is_empty()) {
+            (true, true) => {}
+            (false, true) => line.push_str(&format!(": writer={}", self.writer)),
+            (true, false) => line.push_str(&format!(": reader={}", self.reader)),
+            (false, false) => {
+                line.push_str(&format!(": writer={} reader={}", self.writer, self.reader))
+            }
         }
         line.push_str(&format!(" [{}", self.strategy));
         if let Some(NamedSchema {
@@ -306,7 +313,7 @@ mod tests {
         assert!(!report.compatible);
         assert_eq!(
             report.failures[0].render(),
-            "ALWAYS_INCOMPATIBLE shop.Order: writer= reader=no [ALWAYS_INCOMPATIBLE]"
+            "ALWAYS_INCOMPATIBLE shop.Order: reader=no [ALWAYS_INCOMPATIBLE]"
         );
         // The first line names the strategy and the profile that decided.
         assert_eq!(

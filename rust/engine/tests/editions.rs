@@ -12,9 +12,11 @@ use std::path::{Path, PathBuf};
 
 use base64::Engine;
 use prost::Message;
-use protocompat::{check, CheckError, SchemaRef, Strategy};
+use protocompat::{check, CheckError, SchemaRef, Strategy, PIP246, PROFILES};
 use serde_json::Value;
-use support::cases::{case_names, read_expect, root_messages, rules_fired, Case, DIRECTIONS};
+use support::cases::{
+    case_names, editions_cases, read_expect, root_messages, rules_fired, Case, DIRECTIONS,
+};
 use support::{fixtures, schema_from_text};
 
 /// The rule IDs of RULES.md section 2 (the default profile's failures and its warning).
@@ -39,25 +41,8 @@ fn root() -> PathBuf {
     fixtures().join("editions")
 }
 
-fn read_schema(dir: &Path, side: &str) -> Vec<u8> {
-    let path = dir.join(format!("{side}.schema"));
-    fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}; {REGENERATE}", path.display()))
-}
-
 fn cases() -> Vec<Case> {
-    let root = root();
-    case_names(&root, &["bad"])
-        .into_iter()
-        .map(|name| {
-            let dir = root.join(&name);
-            Case {
-                old: read_schema(&dir, "old"),
-                new: read_schema(&dir, "new"),
-                expect: read_expect(&dir),
-                name,
-            }
-        })
-        .collect()
+    editions_cases()
 }
 
 #[test]
@@ -66,14 +51,17 @@ fn every_case_gives_its_expected_findings_in_both_directions() {
     assert!(cases.len() >= 30, "editions cases went missing");
     let problems: Vec<String> = cases
         .iter()
-        .flat_map(Case::compare_both_directions)
+        .flat_map(|c| PROFILES.iter().flat_map(|p| c.compare_both_directions(p)))
         .collect();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
 fn full_is_the_union_of_both_directions() {
-    let problems: Vec<String> = cases().iter().flat_map(Case::compare_full).collect();
+    let problems: Vec<String> = cases()
+        .iter()
+        .flat_map(|c| PROFILES.iter().flat_map(|p| c.compare_full(p)))
+        .collect();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
@@ -81,7 +69,11 @@ fn full_is_the_union_of_both_directions() {
 fn full_in_one_traversal_reports_what_separate_walks_report() {
     let problems: Vec<String> = cases()
         .iter()
-        .flat_map(Case::compare_full_with_separate_walks)
+        .flat_map(|c| {
+            PROFILES
+                .iter()
+                .flat_map(|p| c.compare_full_with_separate_walks(p))
+        })
         .collect();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
@@ -90,7 +82,7 @@ fn full_in_one_traversal_reports_what_separate_walks_report() {
 fn every_rule_of_section_2_fires_in_each_direction_somewhere() {
     let cases = cases();
     for (direction, _) in DIRECTIONS {
-        let fired = rules_fired(&cases, direction);
+        let fired = rules_fired(&cases, &PIP246, direction);
         let missing: Vec<&str> = SECTION_2
             .iter()
             .copied()
@@ -110,7 +102,10 @@ fn every_rule_of_section_2_fires_in_each_direction_somewhere() {
 
 #[test]
 fn a_schema_is_compatible_with_itself_in_every_case() {
-    let problems: Vec<String> = cases().iter().flat_map(Case::compare_with_itself).collect();
+    let problems: Vec<String> = cases()
+        .iter()
+        .flat_map(|c| PROFILES.iter().flat_map(|p| c.compare_with_itself(p)))
+        .collect();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 

@@ -1,15 +1,16 @@
 //! Cases in the compat format (`old/`, `new/`, `expect.json`: tests/fixtures/README.md), and
-//! how a case is checked against the engine. Shared by the compat fixtures (compiled here) and
-//! the Editions fixtures (compiled schema data committed next to them).
+//! how a case is checked against the engine under each profile. Shared by the compat and
+//! conservative fixtures (compiled here) and the Editions fixtures (compiled schema data
+//! committed next to them).
 
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
 
-use protocompat::{check, Bounds, Checker, Report, Strategy};
+use protocompat::{Bounds, Checker, Profile, Report, Strategy, PIP246};
 use serde_json::Value;
 
-use super::sorted_keys;
+use super::{fixtures, schema_data, sorted_keys};
 
 /// The two directions of `expect.json`: BACKWARD is canRead(existing = old, new), FORWARD is
 /// canRead(new, existing = old).
@@ -51,12 +52,87 @@ pub fn root_messages(expect: &Value) -> (&str, &str) {
     (old, expect["new_root_message"].as_str().unwrap_or(old))
 }
 
+/// The cases of `tests/fixtures/<folder>` (`compat`, `conservative`), each side compiled from
+/// its `.proto` files.
+pub fn compiled_cases(folder: &str) -> Vec<Case> {
+    let root = fixtures().join(folder);
+    case_names(&root, &[])
+        .into_iter()
+        .map(|name| {
+            let dir = root.join(&name);
+            let expect = read_expect(&dir);
+            let root_file = expect["root_file"].as_str().unwrap();
+            let (old_root, new_root) = root_messages(&expect);
+            Case {
+                old: schema_data(&dir.join("old"), root_file, old_root),
+                new: schema_data(&dir.join("new"), root_file, new_root),
+                name,
+                expect,
+            }
+        })
+        .collect()
+}
+
+/// The cases of `tests/fixtures/editions`: each side is its committed `.schema` (protox
+/// cannot compile Editions).
+pub fn editions_cases() -> Vec<Case> {
+    let root = fixtures().join("editions");
+    case_names(&root, &["bad"])
+        .into_iter()
+        .map(|name| {
+            let dir = root.join(&name);
+            let read = |side: &str| {
+                let path = dir.join(format!("{side}.schema"));
+                std::fs::read(&path).unwrap_or_else(|e| {
+                    panic!(
+                        "{}: {e}; run tests/fixtures/editions/generate.py \
+                         (tests/fixtures/README.md says how)",
+                        path.display()
+                    )
+                })
+            };
+            Case {
+                old: read("old"),
+                new: read("new"),
+                expect: read_expect(&dir),
+                name,
+            }
+        })
+        .collect()
+}
+
+/// A checker of `profile`'s rules with the default bounds.
+pub fn checker(profile: &'static Profile) -> Checker {
+    Checker::new(Bounds::DEFAULT).with_profile(profile)
+}
+
 impl Case {
-    /// `expect.json`'s `direction.list` (`failures` or `warnings`), sorted.
-    pub fn expected(&self, direction: &str, list: &str) -> Vec<String> {
-        let mut keys: Vec<String> = self.expect[direction][list]
+    /// What `expect.json` says of `profile`: the default profile's expectations are at its top
+    /// level, another profile's under its name.
+    pub fn block(&self, profile: &Profile) -> &Value {
+        if *profile == PIP246 {
+            return &self.expect;
+        }
+        let block = &self.expect[profile.name];
+        assert!(
+            block.is_object(),
+            "{}: no `{}` block",
+            self.name,
+            profile.name
+        );
+        block
+    }
+
+    /// `expect.json`'s `direction.list` (`failures` or `warnings`) under `profile`, sorted.
+    pub fn expected(&self, profile: &Profile, direction: &str, list: &str) -> Vec<String> {
+        let mut keys: Vec<String> = self.block(profile)[direction][list]
             .as_array()
-            .unwrap_or_else(|| panic!("{}: {direction}.{list} missing", self.name))
+            .unwrap_or_else(|| {
+                panic!(
+                    "{}: {}: {direction}.{list} missing",
+                    self.name, profile.name
+                )
+            })
             .iter()
             .map(|v| v.as_str().unwrap().to_owned())
             .collect();
@@ -64,21 +140,32 @@ impl Case {
         keys
     }
 
-    pub fn compatible(&self, direction: &str) -> bool {
-        self.expect[direction]["compatible"]
+    pub fn compatible(&self, profile: &Profile, direction: &str) -> bool {
+        self.block(profile)[direction]["compatible"]
             .as_bool()
-            .unwrap_or_else(|| panic!("{}: {direction}.compatible missing", self.name))
+            .unwrap_or_else(|| {
+                panic!(
+                    "{}: {}: {direction}.compatible missing",
+                    self.name, profile.name
+                )
+            })
     }
 
     /// The check of `new` against `old` as the one existing schema.
-    pub fn run(&self, strategy: Strategy) -> Result<Report, String> {
-        check(&[self.old.as_slice()], &self.new, strategy)
-            .map_err(|e| format!("{} under {strategy:?}: {e}", self.name))
+    pub fn run(&self, profile: &'static Profile, strategy: Strategy) -> Result<Report, String> {
+        checker(profile)
+            .check(&[self.old.as_slice()], &self.new, strategy)
+            .map_err(|e| format!("{} under {strategy:?} ({}): {e}", self.name, profile.name))
     }
 
     /// Compares one direction (BACKWARD or FORWARD); returns each disagreement.
-    pub fn compare(&self, direction: &str, strategy: Strategy) -> Vec<String> {
-        let report = match self.run(strategy) {
+    pub fn compare(
+        &self,
+        profile: &'static Profile,
+        direction: &str,
+        strategy: Strategy,
+    ) -> Vec<String> {
+        let report = match self.run(profile, strategy) {
             Ok(report) => report,
             Err(e) => return vec![e],
         };
@@ -87,58 +174,59 @@ impl Case {
             ("failures", &report.failures),
             ("warnings", &report.warnings),
         ] {
-            let want = self.expected(direction, list);
+            let want = self.expected(profile, direction, list);
             let got = sorted_keys(actual);
             if want != got {
                 problems.push(format!(
-                    "{} {direction} {list}: expected {want:?}, got {got:?}\n  report:\n{}",
+                    "{} ({}) {direction} {list}: expected {want:?}, got {got:?}\n  report:\n{}",
                     self.name,
+                    profile.name,
                     report.render_text()
                 ));
             }
         }
-        let want_compatible = self.compatible(direction);
+        let want_compatible = self.compatible(profile, direction);
         if report.compatible != want_compatible {
             problems.push(format!(
-                "{} {direction}: expected compatible={want_compatible}",
-                self.name
+                "{} ({}) {direction}: expected compatible={want_compatible}",
+                self.name, profile.name
             ));
         }
         problems
     }
 
     /// Both directions, each under its strategy.
-    pub fn compare_both_directions(&self) -> Vec<String> {
+    pub fn compare_both_directions(&self, profile: &'static Profile) -> Vec<String> {
         DIRECTIONS
             .iter()
-            .flat_map(|(direction, strategy)| self.compare(direction, *strategy))
+            .flat_map(|(direction, strategy)| self.compare(profile, direction, *strategy))
             .collect()
     }
 
     /// FULL finds the failures of both directions and passes only when both do.
-    pub fn compare_full(&self) -> Vec<String> {
-        let full = match self.run(Strategy::Full) {
+    pub fn compare_full(&self, profile: &'static Profile) -> Vec<String> {
+        let full = match self.run(profile, Strategy::Full) {
             Ok(report) => report,
             Err(e) => return vec![e],
         };
         let mut want: Vec<String> = DIRECTIONS
             .iter()
-            .flat_map(|(direction, _)| self.expected(direction, "failures"))
+            .flat_map(|(direction, _)| self.expected(profile, direction, "failures"))
             .collect();
         want.sort();
-        let both_compatible = DIRECTIONS.iter().all(|(d, _)| self.compatible(d));
+        let both_compatible = DIRECTIONS.iter().all(|(d, _)| self.compatible(profile, d));
         let mut problems = Vec::new();
         let got = sorted_keys(&full.failures);
         if got != want {
             problems.push(format!(
-                "{} FULL failures: expected {want:?}, got {got:?}",
-                self.name
+                "{} ({}) FULL failures: expected {want:?}, got {got:?}",
+                self.name, profile.name
             ));
         }
         if full.compatible != both_compatible {
             problems.push(format!(
-                "{} FULL: expected compatible={both_compatible}",
-                self.name
+                "{} ({}) FULL: expected compatible={both_compatible}",
+                self.name, profile.name
             ));
         }
         problems
@@ -147,10 +235,10 @@ impl Case {
     /// FULL walks both directions in one traversal; its report must be exactly the one built
     /// from each direction walked on its own (remembered by a checker that was asked BACKWARD
     /// and FORWARD first): the same findings, paths, order and text.
-    pub fn compare_full_with_separate_walks(&self) -> Vec<String> {
+    pub fn compare_full_with_separate_walks(&self, profile: &'static Profile) -> Vec<String> {
         let (old, new) = (self.old.as_slice(), self.new.as_slice());
-        let one_traversal = Checker::new(Bounds::DEFAULT).check(&[old], new, Strategy::Full);
-        let separate = Checker::new(Bounds::DEFAULT);
+        let one_traversal = checker(profile).check(&[old], new, Strategy::Full);
+        let separate = checker(profile);
         for strategy in [Strategy::Backward, Strategy::Forward] {
             separate.check(&[old], new, strategy).ok();
         }
@@ -160,8 +248,9 @@ impl Case {
                 vec![]
             }
             (Ok(a), Ok(b)) => vec![format!(
-                "{}: FULL in one traversal:\n{}\nfrom separate walks:\n{}",
+                "{} ({}): FULL in one traversal:\n{}\nfrom separate walks:\n{}",
                 self.name,
+                profile.name,
                 a.to_json(),
                 b.to_json()
             )],
@@ -170,10 +259,10 @@ impl Case {
     }
 
     /// Each side checked against itself under FULL finds nothing.
-    pub fn compare_with_itself(&self) -> Vec<String> {
+    pub fn compare_with_itself(&self, profile: &'static Profile) -> Vec<String> {
         let mut problems = Vec::new();
         for (side, data) in [("old", &self.old), ("new", &self.new)] {
-            match check(&[data.as_slice()], data, Strategy::Full) {
+            match checker(profile).check(&[data.as_slice()], data, Strategy::Full) {
                 Ok(report) if report.failures.is_empty() && report.warnings.is_empty() => {}
                 Ok(report) => problems.push(format!(
                     "{} {side} against itself: {}",
@@ -187,13 +276,14 @@ impl Case {
     }
 }
 
-/// The rule IDs `expect.json` says fire (failures and warnings) in `direction` over `cases`.
-pub fn rules_fired(cases: &[Case], direction: &str) -> BTreeSet<String> {
+/// The rule IDs `expect.json` says fire (failures and warnings) under `profile` in `direction`
+/// over `cases`.
+pub fn rules_fired(cases: &[Case], profile: &Profile, direction: &str) -> BTreeSet<String> {
     cases
         .iter()
         .flat_map(|c| {
-            let mut keys = c.expected(direction, "failures");
-            keys.extend(c.expected(direction, "warnings"));
+            let mut keys = c.expected(profile, direction, "failures");
+            keys.extend(c.expected(profile, direction, "warnings"));
             keys
         })
         .map(|k| k.split(' ').next().unwrap().to_owned())

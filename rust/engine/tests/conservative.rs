@@ -1,0 +1,130 @@
+//! The `conservative` profile (RULES.md section 5) over every shared fixture: its own cases
+//! (`tests/fixtures/conservative`) under both profiles, and every rule of the profile shown in
+//! each direction somewhere in the compat, Editions and conservative cases, whose
+//! `expect.json` each carry a `conservative` block (`fixtures.rs` and `editions.rs` check
+//! theirs).
+
+mod support;
+
+use protocompat::{Profile, CONSERVATIVE, PROFILES};
+use serde_json::{json, Value};
+use support::cases::{compiled_cases, editions_cases, rules_fired, Case, DIRECTIONS};
+use support::{fixtures, sorted_keys};
+
+fn cases() -> Vec<Case> {
+    compiled_cases("conservative")
+}
+
+#[test]
+fn every_case_gives_its_expected_findings_under_each_profile() {
+    let cases = cases();
+    assert!(cases.len() >= 17, "conservative cases went missing");
+    let problems: Vec<String> = cases
+        .iter()
+        .flat_map(|c| {
+            PROFILES.iter().flat_map(|p| {
+                let mut problems = c.compare_both_directions(p);
+                problems.extend(c.compare_full(p));
+                problems.extend(c.compare_full_with_separate_walks(p));
+                problems.extend(c.compare_with_itself(p));
+                problems
+            })
+        })
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_rule_of_the_profile_fires_in_each_direction_somewhere() {
+    let mut all = compiled_cases("compat");
+    all.extend(editions_cases());
+    all.extend(cases());
+    for (direction, _) in DIRECTIONS {
+        let fired = rules_fired(&all, &CONSERVATIVE, direction);
+        for rule in CONSERVATIVE.rules {
+            assert!(
+                fired.contains(rule.id.id()),
+                "no fixture shows {} in direction {direction} under conservative",
+                rule.id
+            );
+        }
+    }
+}
+
+/// Rewrites the block of the profile named by `PROTOCOMPAT_WRITE_EXPECT` in every case's
+/// `expect.json` with what the engine finds now. For a new case or a changed rule: review the
+/// diff line by line before committing it, since the tests then hold the engine to it.
+#[test]
+#[ignore]
+fn write_expectations() {
+    let Ok(name) = std::env::var("PROTOCOMPAT_WRITE_EXPECT") else {
+        return;
+    };
+    let profile = Profile::named(&name).unwrap();
+    for (folder, cases) in [
+        ("compat", compiled_cases("compat")),
+        ("editions", editions_cases()),
+        ("conservative", cases()),
+    ] {
+        for case in cases {
+            let path = fixtures().join(folder).join(&case.name).join("expect.json");
+            let mut expect = case.expect.clone();
+            let mut block = serde_json::Map::new();
+            for (direction, strategy) in DIRECTIONS {
+                let report = case.run(profile, strategy).unwrap();
+                block.insert(
+                    direction.to_owned(),
+                    json!({
+                        "compatible": report.compatible,
+                        "failures": sorted_keys(&report.failures),
+                        "warnings": sorted_keys(&report.warnings),
+                    }),
+                );
+            }
+            let target: &mut Value = if profile.name == "pip246" {
+                &mut expect
+            } else {
+                &mut expect[profile.name]
+            };
+            for (direction, value) in block {
+                target[direction] = value;
+            }
+            let text = serde_json::to_string_pretty(&expect).unwrap() + "\n";
+            std::fs::write(&path, text).unwrap();
+        }
+    }
+}
+
+/// ENUM_VALUE_NOT_READABLE compares closed enums' numbers over the whole `int32` range, each
+/// alias once.
+#[test]
+fn closed_enums_compare_numbers_at_both_ends_of_the_range() {
+    let schema = |values: &str| {
+        support::schema_from_text(
+            &format!(
+                "syntax = \"proto2\"; package shop;\n\
+                 message Order {{ optional Status status = 1; }}\n\
+                 enum Status {{ option allow_alias = true; {values} }}"
+            ),
+            "shop.Order",
+        )
+    };
+    let both_ends = schema("LOW = -2147483648; ZERO = 0; HIGH = 2147483647;");
+    let aliased = schema("LOW = -2147483648; MIN = -2147483648; ZERO = 0; HIGH = 2147483647;");
+    let no_high = schema("LOW = -2147483648; ZERO = 0;");
+    let checker = support::cases::checker(&CONSERVATIVE);
+    let backward = |old: &[u8], new: &[u8]| {
+        checker
+            .check(&[old], new, protocompat::Strategy::Backward)
+            .unwrap()
+    };
+    assert!(backward(&both_ends, &aliased).compatible);
+    assert!(backward(&aliased, &both_ends).compatible);
+    let lost = backward(&both_ends, &no_high);
+    assert!(!lost.compatible);
+    assert_eq!(
+        lost.failures[0].writer,
+        "closed enum shop.Status writes HIGH = 2147483647"
+    );
+    assert!(backward(&no_high, &both_ends).compatible);
+}
