@@ -95,6 +95,35 @@ fn warnings_alone_exit_0() {
     ));
 }
 
+/// The same pair under `--profile conservative`: the scalar change the default profile only
+/// warns about is a failure, and the first line names the profile that decided.
+#[test]
+fn the_conservative_profile_rejects_what_the_default_warns_about() {
+    let args = |profile: &'static str| ["check", "--profile", profile, "--root", "shop.Order"];
+    let (old, new) = (
+        case("scalar_type_changed", "old"),
+        case("scalar_type_changed", "new"),
+    );
+    let mut conservative: Vec<&str> = args("conservative").to_vec();
+    conservative.extend([path(&old), path(&new)]);
+    let out = protocompat(&conservative);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let first = stdout.lines().next().unwrap();
+    assert!(
+        first.starts_with("Incompatible PROTOBUF_NATIVE schema")
+            && first.contains("under FULL (profile conservative): 2 violations"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\nTYPE_CHANGED shop.Order.id (field 1): writer=int64 reader=string [FULL"),
+        "{stdout}"
+    );
+    let mut default: Vec<&str> = args("pip246").to_vec();
+    default.extend([path(&old), path(&new)]);
+    assert_eq!(protocompat(&default).status.code(), Some(0));
+}
+
 #[test]
 fn json_output_is_the_report() {
     let out = protocompat(&[
@@ -610,9 +639,24 @@ fn rules_lists_each_profiles_rules() {
             );
         }
     }
-    let one = protocompat(&["rules", "--profile", "pip246"]);
-    assert_eq!(one.status.code(), Some(0));
-    assert!(text(&one.stdout).starts_with("pip246: "));
+    for profile in protocompat::PROFILES {
+        let one = protocompat(&["rules", "--profile", profile.name]);
+        assert_eq!(one.status.code(), Some(0));
+        let listed = text(&one.stdout);
+        assert!(listed.starts_with(&format!("{}: ", profile.name)));
+        // Only that profile's rules, each once.
+        assert_eq!(listed.lines().count(), 1 + profile.rules.len(), "{listed}");
+        for rule in profile.rules {
+            assert!(
+                listed
+                    .lines()
+                    .any(|l| l.trim_start().starts_with(rule.id.id())
+                        && l.ends_with(rule.description)),
+                "{} missing:\n{listed}",
+                rule.id
+            );
+        }
+    }
     let unknown = protocompat(&["rules", "--profile", "strict"]);
     assert_eq!(unknown.status.code(), Some(2));
     assert!(

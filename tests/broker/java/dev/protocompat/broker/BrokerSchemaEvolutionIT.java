@@ -144,6 +144,31 @@ class BrokerSchemaEvolutionIT {
         assertTrue(incompatible.body().contains("FIELD_KIND_CHANGED shop.Order.total.currency"), incompatible.body());
     }
 
+    /**
+     * The default profile accepts what the conservative one refuses (BrokerConservativeProfileIT):
+     * int32 widened to int64 passes with a SCALAR_TYPE_CHANGED warning in the broker's log, and
+     * two fields joined in a oneof pass, through REST and a Java producer.
+     */
+    @Test
+    void theDefaultProfileAcceptsAWidenedIntegerWithAWarningAndAOneof() throws Exception {
+        String topic = namespace("default-profile", "FULL") + "/orders";
+        assertEquals(200, rest.upload(topic, Shop.order(Shop.QUANTITY_INT32)).status());
+        Answer widened = rest.upload(topic, Shop.order(Shop.QUANTITY_INT64));
+        assertEquals(200, widened.status(), widened.toString());
+        assertTrue(broker.log().contains(
+                "PROTOBUF_NATIVE schema check: SCALAR_TYPE_CHANGED shop.Order.quantity (field 2): writer=int32 reader=int64"),
+                "the warning reaches the broker log");
+        String joined = "persistent://" + namespace("default-profile-oneof", "BACKWARD") + "/orders";
+        try (Producer<byte[]> first = client.newProducer(new NativeSchema("orders", Shop.order(Shop.QUANTITY_INT32)))
+                .topic(joined).create()) {
+            first.send(new byte[] {8, 1});
+        }
+        try (Producer<byte[]> oneof = client.newProducer(new NativeSchema("orders", Shop.order(Shop.PAYMENT_ONEOF)))
+                .topic(joined).create()) {
+            assertTrue(oneof.send(new byte[] {8, 2}) != null);
+        }
+    }
+
     @Test
     void javaProducersWithCompatibleAndIncompatibleSchemas() throws Exception {
         String topic = "persistent://" + namespace("producers", "FULL") + "/orders";

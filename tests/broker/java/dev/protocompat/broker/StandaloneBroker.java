@@ -42,12 +42,14 @@ public final class StandaloneBroker implements AutoCloseable {
     private final int brokerPort;
     private final int bookiePort;
     private final String java;
+    private final List<String> jvmOptions;
     private final Thread cleanup;
     private Process process;
 
-    private StandaloneBroker(Path dir, String java) throws IOException {
+    private StandaloneBroker(Path dir, String java, List<String> jvmOptions) throws IOException {
         this.dir = dir;
         this.java = java;
+        this.jvmOptions = List.copyOf(jvmOptions);
         int[] ports = freePorts(3);
         this.webPort = ports[0];
         this.brokerPort = ports[1];
@@ -85,13 +87,24 @@ public final class StandaloneBroker implements AutoCloseable {
      * {@code protocompat.broker.java} (a newer JDK, say), else on the JVM that runs the tests.
      */
     public static StandaloneBroker start() throws IOException, InterruptedException {
+        return start(List.of());
+    }
+
+    /**
+     * {@link #start()} with more options on the broker JVM's command line, as an operator adds
+     * them to {@code PULSAR_EXTRA_OPTS} ({@code -Dprotocompat.profile=conservative}, say).
+     */
+    public static StandaloneBroker start(List<String> jvmOptions) throws IOException, InterruptedException {
         String java = System.getProperty("protocompat.broker.java", "");
-        return start(java.isBlank() ? Paths.get(System.getProperty("java.home"), "bin", "java").toString() : java);
+        return start(java.isBlank() ? Paths.get(System.getProperty("java.home"), "bin", "java").toString() : java,
+                jvmOptions);
     }
 
     /** Starts a broker with a fresh data directory on the given {@code java} executable. */
-    public static StandaloneBroker start(String java) throws IOException, InterruptedException {
-        StandaloneBroker broker = new StandaloneBroker(Files.createTempDirectory("protocompat-broker"), java);
+    public static StandaloneBroker start(String java, List<String> jvmOptions)
+            throws IOException, InterruptedException {
+        StandaloneBroker broker = new StandaloneBroker(Files.createTempDirectory("protocompat-broker"), java,
+                jvmOptions);
         try {
             broker.launch();
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -139,7 +152,9 @@ public final class StandaloneBroker implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(java,
                 "-Xms256m", "-Xmx1g", "-XX:MaxDirectMemorySize=512m",
                 "-Dlog4j2.configurationFile=" + dir.resolve("log4j2.properties"),
-                "-Dslf4j.provider=org.apache.logging.slf4j.SLF4JServiceProvider",
+                "-Dslf4j.provider=org.apache.logging.slf4j.SLF4JServiceProvider"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of(
                 "-cp", System.getProperty("java.class.path"),
                 "org.apache.pulsar.PulsarStandaloneStarter",
                 "--config", dir.resolve("standalone.conf").toString(),

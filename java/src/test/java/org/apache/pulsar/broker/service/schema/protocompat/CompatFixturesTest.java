@@ -20,8 +20,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every case of tests/fixtures/compat and tests/fixtures/editions through the real JNI path, as
- * the broker calls it.
+ * Every case of tests/fixtures/compat, tests/fixtures/editions and tests/fixtures/conservative
+ * through the real JNI path, as the broker calls it, under the profile this JVM was started with
+ * ({@code -Dprotocompat.profile}; the Maven build runs this class once per profile).
  */
 class CompatFixturesTest {
 
@@ -33,7 +34,9 @@ class CompatFixturesTest {
         assertTrue(compat.size() >= 30, "compat fixture cases went missing");
         List<CompatCase> editions = Fixtures.editionsCases();
         assertTrue(editions.size() >= 31, "editions fixture cases went missing");
-        return Stream.concat(compat.stream(), editions.stream());
+        List<CompatCase> conservative = Fixtures.conservativeCases();
+        assertTrue(conservative.size() >= 17, "conservative fixture cases went missing");
+        return Stream.of(compat, editions, conservative).flatMap(List::stream);
     }
 
     /** BACKWARD is canRead(existing = old, new); FORWARD is canRead(new, existing = old). */
@@ -74,6 +77,8 @@ class CompatFixturesTest {
         String message = e.getMessage();
         assertTrue(message.startsWith("Incompatible PROTOBUF_NATIVE schema"), message);
         assertEquals(strategy.name(), Fixtures.summaryStrategy(message), message);
+        assertTrue(message.lines().findFirst().orElseThrow().contains("(profile " + Fixtures.profile() + ")"),
+                message);
         assertTrue(message.contains(failures.size() + " violation"), c.name() + ": " + message);
         for (String finding : failures) {
             // A report line starts "RULE path", then " (field N)", ": writer=…" or " [STRATEGY".

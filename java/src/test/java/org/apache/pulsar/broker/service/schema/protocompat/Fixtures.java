@@ -79,7 +79,18 @@ public final class Fixtures {
         }
     }
 
-    /** A compat case: both sides compiled, with its expectations. */
+    /**
+     * The rule profile this JVM's checker runs ({@code -Dprotocompat.profile}, as a broker reads
+     * it): the Maven build runs the fixture tests once per profile.
+     */
+    public static String profile() {
+        return System.getProperty("protocompat.profile", "pip246");
+    }
+
+    /**
+     * A compat case: both sides compiled, with its expectations. Those of the default profile
+     * are at the top of {@code expect.json}, another profile's under its name.
+     */
     public record CompatCase(String name, byte[] oldSchema, byte[] newSchema, Map<String, Object> expect) {
 
         public boolean compatible(String direction) {
@@ -93,7 +104,14 @@ public final class Fixtures {
 
         @SuppressWarnings("unchecked")
         private Map<String, Object> direction(String direction) {
-            return (Map<String, Object>) expect.get(direction);
+            String profile = profile();
+            Map<String, Object> block = profile.equals("pip246")
+                    ? expect
+                    : (Map<String, Object>) expect.get(profile);
+            if (block == null) {
+                throw new IllegalStateException(name + ": expect.json has no `" + profile + "` block");
+            }
+            return (Map<String, Object>) block.get(direction);
         }
 
         @Override
@@ -103,14 +121,24 @@ public final class Fixtures {
     }
 
     public static List<CompatCase> compatCases() throws IOException {
+        return compiledCases("compat", "");
+    }
+
+    /** tests/fixtures/conservative, named {@code conservative/<case>}. */
+    public static List<CompatCase> conservativeCases() throws IOException {
+        return compiledCases("conservative", "conservative/");
+    }
+
+    /** The cases of {@code tests/fixtures/<folder>}, each side compiled from its .proto files. */
+    private static List<CompatCase> compiledCases(String folder, String prefix) throws IOException {
         List<CompatCase> cases = new ArrayList<>();
-        try (Stream<Path> dirs = Files.list(root().resolve("compat"))) {
+        try (Stream<Path> dirs = Files.list(root().resolve(folder))) {
             for (Path dir : dirs.sorted().toList()) {
                 Map<String, Object> expect = readJson(dir.resolve("expect.json"));
                 String rootFile = (String) expect.get("root_file");
                 String oldRoot = (String) expect.get("root_message");
                 String newRoot = (String) expect.getOrDefault("new_root_message", oldRoot);
-                cases.add(new CompatCase(dir.getFileName().toString(),
+                cases.add(new CompatCase(prefix + dir.getFileName().toString(),
                         compile(dir.resolve("old"), rootFile, oldRoot),
                         compile(dir.resolve("new"), rootFile, newRoot),
                         expect));
