@@ -9,7 +9,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 mod common;
 use common::BenchSchema;
 use protocompat::model::SchemaData;
-use protocompat::{Bounds, Checker, Limits, Schema, Strategy};
+use protocompat::{Bounds, Checker, Limits, Schema, Strategy, PROFILES};
 
 /// The allocator the shipped library and CLI use.
 #[global_allocator]
@@ -23,35 +23,49 @@ fn benches(c: &mut Criterion) {
         c.bench_function(&format!("decode/{size}"), |b| {
             b.iter(|| Schema::decode(black_box(&old)).unwrap())
         });
-        // Schemas cached, results not: the rule work of both directions of FULL.
-        let rules_only = Checker::new(Bounds {
-            max_verdicts: 0,
-            ..Bounds::DEFAULT
-        });
-        rules_only.check(&[&old], &new, full).unwrap();
-        c.bench_function(&format!("can_read_both_directions/{size}"), |b| {
-            b.iter(|| {
-                rules_only
-                    .check(&[black_box(&old)], black_box(&new), full)
-                    .unwrap()
-            })
-        });
-        let uncached = Checker::new(Bounds::NONE);
-        c.bench_function(&format!("check_cold/{size}"), |b| {
-            b.iter(|| {
-                uncached
-                    .check(&[black_box(&old)], black_box(&new), full)
-                    .unwrap()
-            })
-        });
-        let warm = Checker::new(Bounds::DEFAULT);
-        warm.check(&[&old], &new, full).unwrap();
-        c.bench_function(&format!("check_warm/{size}"), |b| {
-            b.iter(|| {
-                warm.check(&[black_box(&old)], black_box(&new), full)
-                    .unwrap()
-            })
-        });
+        // Each profile's rule work and checks, the default's under their first names.
+        for profile in PROFILES {
+            let name = |what: &str| match profile.name {
+                "pip246" => format!("{what}/{size}"),
+                other => format!("{other}/{what}/{size}"),
+            };
+            let checker = |bounds| Checker::new(bounds).with_profile(profile);
+            // Schemas cached, results not: the rule work of both directions of FULL.
+            let rules_only = checker(Bounds {
+                max_verdicts: 0,
+                ..Bounds::DEFAULT
+            });
+            let report = rules_only.check(&[&old], &new, full).unwrap();
+            // A profile that found something would be timed building a report as well.
+            assert!(
+                report.compatible && report.total_warnings == 0,
+                "{}",
+                report.render_text()
+            );
+            c.bench_function(&name("can_read_both_directions"), |b| {
+                b.iter(|| {
+                    rules_only
+                        .check(&[black_box(&old)], black_box(&new), full)
+                        .unwrap()
+                })
+            });
+            let uncached = checker(Bounds::NONE);
+            c.bench_function(&name("check_cold"), |b| {
+                b.iter(|| {
+                    uncached
+                        .check(&[black_box(&old)], black_box(&new), full)
+                        .unwrap()
+                })
+            });
+            let warm = checker(Bounds::DEFAULT);
+            warm.check(&[&old], &new, full).unwrap();
+            c.bench_function(&name("check_warm"), |b| {
+                b.iter(|| {
+                    warm.check(&[black_box(&old)], black_box(&new), full)
+                        .unwrap()
+                })
+            });
+        }
     }
 
     for size in ["small", "medium", "large"] {

@@ -16,7 +16,9 @@ use crate::model::{FieldRef, MessageRef};
 use crate::budget::Budget;
 use crate::error::CheckError;
 use crate::report::KEPT_FINDINGS;
-use crate::rules::{Check, FieldCheck, FieldPair, MessagePair, Profile, Rule, Severity, Violation};
+use crate::rules::{
+    Check, FieldCheck, FieldPair, MessagePair, Profile, Rule, Severity, Types, Violation,
+};
 use crate::text::bound;
 
 /// Longest path kept in a finding; a longer one keeps its root and its last fields.
@@ -261,6 +263,14 @@ fn walk(
     let mut matched: Vec<(FieldRef, FieldRef)> = Vec::new();
     let mut matched_back: Vec<(FieldRef, FieldRef)> = Vec::new();
     while let Some((writer, reader, step)) = queue.pop_front() {
+        if profile.types == Types::ByStructure {
+            // A message may meet many others when types pair by structure, and the message
+            // rules read every field of both sides (required fields, names): that is work too.
+            let fields = writer.fields().len() + reader.fields().len();
+            if !spend(budget, fields * charge) {
+                return Ok(None);
+            }
+        }
         matched.clear();
         for writer_field in writer.fields() {
             let Some(reader_field) = reader.field(writer_field.number()) else {
@@ -325,6 +335,11 @@ fn walk(
             if !enum_rules.is_empty() {
                 if let Some((w, r)) = fields.enums() {
                     if enums_compared.insert(w.id(), r.id()) {
+                        // Comparing two enums reads all their values: charged like fields, so
+                        // many pairs of large enums cannot cost more than the budget allows.
+                        if !spend(budget, (w.values().len() + r.values().len()) * charge) {
+                            return Ok(None);
+                        }
                         for &rule in &enum_rules {
                             let Check::Enums(check) = rule.check else {
                                 continue;
@@ -359,6 +374,17 @@ fn walk(
         verdict,
         back_finds: both_ways && !ask_back,
     }))
+}
+
+/// Takes `units` of work off `budget`; false, leaving it as it was, if there are not that many.
+fn spend(budget: &mut usize, units: usize) -> bool {
+    match budget.checked_sub(units) {
+        Some(left) => {
+            *budget = left;
+            true
+        }
+        None => false,
+    }
 }
 
 /// Which side of a pair a reachable finding is on.

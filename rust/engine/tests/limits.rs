@@ -4,7 +4,7 @@
 
 mod support;
 
-use protocompat::{Bounds, CheckError, Checker, Limits, Strategy};
+use protocompat::{Bounds, CheckError, Checker, Limits, Strategy, PROFILES};
 use support::{
     put_len, root_file_with_enum_values, schema_from_text, schema_of_files, tiny_root_file,
     unimported_file,
@@ -135,14 +135,27 @@ fn full_needs_the_work_of_both_directions_exactly() {
          int64 f3 = 3; string f4 = 4; }\nmessage Extra {}\nenum Status { S0 = 0; S1 = 1; }\n",
         "shop.Order",
     );
+    // Renamed types, which `conservative` pairs and compares: a message and an enum.
+    let with_types = |message: &str, status: &str| {
+        schema_from_text(
+            &format!(
+                "syntax = \"proto3\";\npackage shop;\n\
+                 message Order {{ int64 f1 = 1; {message} line = 2; {status} status = 3; }}\n\
+                 message {message} {{ int64 qty = 1; string sku = 2; }}\n\
+                 enum {status} {{ S0 = 0; S1 = 1; S2 = 2; }}\n"
+            ),
+            "shop.Order",
+        )
+    };
     // The fewest comparisons a check of `proposed` against `existing` passes with.
-    let least = |existing: &[u8], proposed: &[u8], strategy: Strategy| {
+    let least = |profile, existing: &[u8], proposed: &[u8], strategy: Strategy| {
         let passes = |limit: usize| {
             let limits = Limits {
                 max_field_comparisons: limit,
                 ..Limits::DEFAULT
             };
             Checker::with_limits(Bounds::NONE, limits)
+                .with_profile(profile)
                 .check(&[existing], proposed, strategy)
                 .is_ok()
         };
@@ -158,13 +171,33 @@ fn full_needs_the_work_of_both_directions_exactly() {
         }
         high
     };
-    // Nothing found either way, then the way back finding retyped fields (walked twice).
-    for (existing, proposed) in [(schema(4), schema(5)), (schema(4), retyped)] {
-        let backward = least(&existing, &proposed, Strategy::Backward);
-        let forward = least(&existing, &proposed, Strategy::Forward);
-        let full = least(&existing, &proposed, Strategy::Full);
-        assert_eq!(backward, 4);
-        assert_eq!(full, backward + forward);
+    // Nothing found either way, then the way back finding retyped fields (walked twice), then
+    // renamed types.
+    let pairs = [
+        (schema(4), schema(5)),
+        (schema(4), retyped),
+        (with_types("Line", "Status"), with_types("Item", "State")),
+    ];
+    for profile in PROFILES {
+        for (case, (existing, proposed)) in pairs.iter().enumerate() {
+            let backward = least(profile, existing, proposed, Strategy::Backward);
+            let forward = least(profile, existing, proposed, Strategy::Forward);
+            let full = least(profile, existing, proposed, Strategy::Full);
+            assert_eq!(full, backward + forward, "{} case {case}", profile.name);
+            let expected = match (profile.name, case) {
+                // Four matched fields.
+                ("pip246", 0 | 1) => 4,
+                // Three matched fields; the renamed types are not entered.
+                ("pip246", _) => 3,
+                // Also every field of both sides of each message pair: 4 + 5 or 4 + 4.
+                ("conservative", 0) => 4 + 9,
+                ("conservative", 1) => 4 + 8,
+                // Order (3 + 3 fields, 3 matched), Line/Item (2 + 2, 2 matched), and the two
+                // enums' values (3 + 3).
+                (_, _) => (6 + 3) + (4 + 2) + 6,
+            };
+            assert_eq!(backward, expected, "{} case {case}", profile.name);
+        }
     }
 }
 
