@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Seeds the fuzz corpora (rust/fuzz/corpus/<target>, not committed) from the shared fixtures:
-# the bad-input catalogue and every compat case compiled with the protocompat CLI.
+# the bad-input catalogue and every compat and conservative case compiled with the protocompat
+# CLI (can_read seeds: FULL under pip246 for compat, under conservative for conservative).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cli=target/release/protocompat
@@ -8,8 +9,11 @@ cli=target/release/protocompat
 corpus=rust/fuzz/corpus
 mkdir -p "$corpus/schema_json" "$corpus/descriptor_set" "$corpus/can_read"
 cp tests/fixtures/bad/*.schema "$corpus/schema_json/"
-for dir in tests/fixtures/compat/*/; do
-  case_name=$(basename "$dir")
+for dir in tests/fixtures/compat/*/ tests/fixtures/conservative/*/; do
+  folder=$(basename "$(dirname "$dir")")
+  case_name=$folder-$(basename "$dir")
+  # The first byte of a can_read seed: strategy (code % 10, 5 is FULL), profile (code / 10).
+  if [ "$folder" = conservative ]; then first=15; else first=5; fi
   root=$(python3 -c 'import json,sys; e=json.load(open(sys.argv[1])); print(e["root_message"])' "$dir/expect.json")
   for side in old new; do
     "$cli" schema --root "$root" "$dir/$side/order.proto" > "$corpus/schema_json/$case_name-$side.json"
@@ -19,11 +23,11 @@ data = json.load(open(sys.argv[1]))
 open(sys.argv[2], "wb").write(b"\x00" + base64.b64decode(data["fileDescriptorSet"]))
 PY
   done
-  python3 - "$corpus/descriptor_set/$case_name-old" "$corpus/descriptor_set/$case_name-new" "$corpus/can_read/$case_name" <<'PY'
+  python3 - "$corpus/descriptor_set/$case_name-old" "$corpus/descriptor_set/$case_name-new" "$corpus/can_read/$case_name" "$first" <<'PY'
 import struct, sys
 old = open(sys.argv[1], "rb").read()[1:]
 new = open(sys.argv[2], "rb").read()[1:]
-open(sys.argv[3], "wb").write(b"\x05" + struct.pack("<H", len(old)) + old + new)
+open(sys.argv[3], "wb").write(bytes([int(sys.argv[4])]) + struct.pack("<H", len(old)) + old + new)
 PY
 done
 # one_pass reads the same input as descriptor_set, full_both_ways the same as can_read.

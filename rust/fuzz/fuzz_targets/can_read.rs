@@ -1,11 +1,11 @@
 //! Two descriptor sets (arbitrary, or mutated from the fixtures) checked against each other
-//! under a strategy the input picks. The engine turns panics into CheckError::Internal, which
+//! under a strategy and a profile the input picks. The engine turns panics into CheckError::Internal, which
 //! is how a bug would reach the broker, so that counts as a crash here.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use protocompat::model::SchemaData;
-use protocompat::{Bounds, CheckError, Checker, Requested};
+use protocompat::{Bounds, CheckError, Checker, Requested, PROFILES};
 
 fn schema(set: &[u8]) -> Vec<u8> {
     SchemaData {
@@ -18,7 +18,7 @@ fn schema(set: &[u8]) -> Vec<u8> {
 }
 
 fuzz_target!(|data: &[u8]| {
-    // [strategy][split: u16 little-endian][old set][new set]
+    // [strategy and profile][split: u16 little-endian][old set][new set]
     if data.len() < 3 {
         return;
     }
@@ -28,7 +28,10 @@ fuzz_target!(|data: &[u8]| {
     let rest = &data[3..];
     let (old, new) = rest.split_at(split.min(rest.len()));
     let (old, new) = (schema(old), schema(new));
-    let result = Checker::new(Bounds::NONE).check(&[&old], &new, strategy);
+    let profile = PROFILES[usize::from(data[0] / 10) % PROFILES.len()];
+    let result = Checker::new(Bounds::NONE)
+        .with_profile(profile)
+        .check(&[&old], &new, strategy);
     if let Err(CheckError::Internal(message)) = result {
         panic!("contained panic: {message}");
     }

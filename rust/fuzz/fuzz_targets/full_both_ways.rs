@@ -1,12 +1,12 @@
 //! FULL walks both directions in one traversal and walks the way back again only when it finds
 //! something. Its report must be exactly the one built from the two directions walked on their
 //! own: here remembered by a checker that was asked BACKWARD and FORWARD first. Same input as
-//! `can_read`: [strategy byte, unused][split: u16 little-endian][old set][new set].
+//! `can_read`: [profile byte][split: u16 little-endian][old set][new set].
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use protocompat::model::SchemaData;
-use protocompat::{Bounds, Checker, Strategy};
+use protocompat::{Bounds, Checker, Strategy, PROFILES};
 
 fn schema(set: &[u8]) -> Vec<u8> {
     SchemaData {
@@ -26,8 +26,10 @@ fuzz_target!(|data: &[u8]| {
     let rest = &data[3..];
     let (old, new) = rest.split_at(split.min(rest.len()));
     let (old, new) = (schema(old), schema(new));
-    let one_traversal = Checker::new(Bounds::DEFAULT).check(&[&old], &new, Strategy::Full);
-    let separate = Checker::new(Bounds::DEFAULT);
+    let profile = PROFILES[usize::from(data[0]) % PROFILES.len()];
+    let checker = || Checker::new(Bounds::DEFAULT).with_profile(profile);
+    let one_traversal = checker().check(&[&old], &new, Strategy::Full);
+    let separate = checker();
     for strategy in [Strategy::Backward, Strategy::Forward] {
         let _ = separate.check(&[&old], &new, strategy);
     }

@@ -575,6 +575,11 @@ impl<'a> FieldRef<'a> {
         }
     }
 
+    /// Whether it declares `[default = …]`.
+    pub fn declares_default(&self) -> bool {
+        self.row().default.is_some()
+    }
+
     /// `[default = …]` as declared.
     pub fn declared_default(&self) -> Option<&'a str> {
         self.row().default.map(|s| self.model.str(s))

@@ -23,18 +23,18 @@ pub(crate) fn default_value_changed(pair: &FieldPair) -> Option<Violation> {
     if !comparable {
         return None;
     }
-    let writer = EffectiveDefault::of(pair.writer)?;
-    let reader = EffectiveDefault::of(pair.reader)?;
-    (!writer.value.same_as(&reader.value)).then(|| {
-        Violation::on_fields(
-            pair,
-            format!("default {}", writer.shown),
-            format!("default {}", reader.shown),
-        )
-    })
+    differing(pair, Comparable::same_as)
 }
 
 pub(crate) fn default_changed(pair: &FieldPair) -> Option<Violation> {
+    // Most pairs keep their type and declare no default: nothing to work out.
+    if !pair.writer.declares_default() && !pair.reader.declares_default() {
+        match (&pair.writer_type, &pair.reader_type) {
+            (Kind::Scalar(w), Kind::Scalar(r)) if w == r => return None,
+            (Kind::Enum(w), Kind::Enum(r)) if w.first_number() == r.first_number() => return None,
+            _ => {}
+        }
+    }
     if pair.writer.is_repeated() || pair.reader.is_repeated() {
         return None;
     }
@@ -46,13 +46,34 @@ pub(crate) fn default_changed(pair: &FieldPair) -> Option<Violation> {
     if !same_type {
         return None;
     }
-    let writer = EffectiveDefault::of(pair.writer)?;
-    let reader = EffectiveDefault::of(pair.reader)?;
-    (!writer.value.identical_to(&reader.value)).then(|| {
+    differing(pair, Comparable::identical_to)
+}
+
+/// The finding when the two effective defaults are not `same`. Most pairs declare no default
+/// on either side, or the same text, and keep their type: those are settled without working
+/// out (or describing) a value.
+fn differing(pair: &FieldPair, same: fn(&Comparable, &Comparable) -> bool) -> Option<Violation> {
+    let declared = (
+        pair.writer.declared_default(),
+        pair.reader.declared_default(),
+    );
+    let settled = match (&pair.writer_type, &pair.reader_type) {
+        (Kind::Scalar(w), Kind::Scalar(r)) => w == r && declared.0 == declared.1,
+        (Kind::Enum(w), Kind::Enum(r)) => {
+            declared == (None, None) && w.first_number() == r.first_number()
+        }
+        _ => false,
+    };
+    if settled {
+        return None;
+    }
+    let writer = EffectiveDefault::value(pair.writer)?;
+    let reader = EffectiveDefault::value(pair.reader)?;
+    (!same(&writer, &reader)).then(|| {
         Violation::on_fields(
             pair,
-            format!("default {}", writer.shown),
-            format!("default {}", reader.shown),
+            format!("default {}", EffectiveDefault::shown(pair.writer, &writer)),
+            format!("default {}", EffectiveDefault::shown(pair.reader, &reader)),
         )
     })
 }
@@ -97,16 +118,13 @@ fn integral_equals(f: f64, i: i128) -> bool {
     f.is_finite() && f.fract() == 0.0 && f.abs() < 1e38 && f as i128 == i
 }
 
-struct EffectiveDefault {
-    value: Comparable,
-    shown: String,
-}
+/// A field's effective default: its value, and how a finding shows it.
+struct EffectiveDefault;
 
 impl EffectiveDefault {
-    fn of(field: FieldRef<'_>) -> Option<EffectiveDefault> {
+    fn value(field: FieldRef<'_>) -> Option<Comparable> {
         let declared = field.declared_default();
-        let kind = field.kind();
-        let value = match field.default_value()? {
+        Some(match field.default_value()? {
             // As declared, so that `float 0.1` and `double 0.1` are the same default.
             DefaultValue::F32(v) => Comparable::Float(
                 declared
@@ -122,8 +140,13 @@ impl EffectiveDefault {
             DefaultValue::String(v) => Comparable::Text(v.into_bytes()),
             DefaultValue::Bytes(v) => Comparable::Text(v),
             DefaultValue::Enum(v) => Comparable::EnumNumber(v),
-        };
-        let mut shown = match (&value, kind) {
+        })
+    }
+
+    fn shown(field: FieldRef<'_>, value: &Comparable) -> String {
+        let declared = field.declared_default();
+        let kind = field.kind();
+        let mut shown = match (value, kind) {
             (Comparable::EnumNumber(n), Kind::Enum(e)) => match e.value_named_by(*n) {
                 Some(name) => format!("{name} = {n}"),
                 None => n.to_string(),
@@ -144,6 +167,6 @@ impl EffectiveDefault {
         if declared.is_none() {
             shown.push_str(" (implicit)");
         }
-        Some(EffectiveDefault { value, shown })
+        shown
     }
 }

@@ -24,7 +24,11 @@ pub(crate) fn enum_value_not_readable(
     reader: EnumRef<'_>,
     found: &mut Vec<Violation>,
 ) {
-    renumbered(writer, reader, found);
+    let same_values = writer.values().len() == reader.values().len()
+        && writer.values().zip(reader.values()).all(|(w, r)| w == r);
+    if !same_values {
+        renumbered(writer, reader, found);
+    }
     match (writer.is_closed(), reader.is_closed()) {
         (false, true) => found.push(Violation {
             field: None,
@@ -32,7 +36,7 @@ pub(crate) fn enum_value_not_readable(
             writer: format!("open enum {}", writer.full_name()),
             reader: format!("closed enum {}", reader.full_name()),
         }),
-        (true, true) => {
+        (true, true) if !same_values => {
             let readable = numbers(reader);
             let missing: Vec<i32> = numbers(writer)
                 .into_iter()

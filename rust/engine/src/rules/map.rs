@@ -9,23 +9,24 @@ use super::describe::labelled_type;
 use super::{FieldPair, Violation};
 
 pub(crate) fn map_changed(pair: &FieldPair) -> Option<Violation> {
-    let changed = map_changes(pair)
-        || (pair.writer.is_map() && key_kind(pair.writer) != key_kind(pair.reader));
+    let changed =
+        map_changes(pair) || (pair.writer_is_map && key_kind(pair.writer) != key_kind(pair.reader));
     changed.then(|| Violation::on_fields(pair, shown(pair.writer), shown(pair.reader)))
 }
 
 /// A map on exactly one side: MAP_CHANGED is the finding, and the type and cardinality rules
 /// say nothing more about the field.
 pub(crate) fn map_changes(pair: &FieldPair) -> bool {
-    pair.writer.is_map() != pair.reader.is_map()
+    pair.writer_is_map != pair.reader_is_map
 }
 
 fn entry_field(map: FieldRef<'_>, number: u32) -> Option<FieldRef<'_>> {
     map.kind().message()?.field(number)
 }
 
-fn key_kind(map: FieldRef<'_>) -> Option<String> {
-    entry_field(map, 1).map(|key| key.kind().to_string())
+/// Keys are scalars (protobuf allows integers, bool and string), compared as such.
+fn key_kind(map: FieldRef<'_>) -> Option<Kind<'_>> {
+    entry_field(map, 1).map(|key| key.kind())
 }
 
 /// `map<string, int64>`, or the field's labelled type when it is not a map.

@@ -126,15 +126,24 @@ pub(crate) struct FieldPair<'a> {
     pub reader: FieldRef<'a>,
     pub writer_type: Kind<'a>,
     pub reader_type: Kind<'a>,
+    /// Whether each side is a map ([`FieldRef::is_map`]), which several rules ask.
+    pub writer_is_map: bool,
+    pub reader_is_map: bool,
 }
 
 impl<'a> FieldPair<'a> {
     pub(crate) fn new(writer: FieldRef<'a>, reader: FieldRef<'a>) -> FieldPair<'a> {
+        let (writer_type, reader_type) = (writer.kind(), reader.kind());
+        let is_map = |field: FieldRef, kind: Kind| {
+            field.is_repeated() && matches!(kind, Kind::Message(m) if m.is_map_entry())
+        };
         FieldPair {
             writer,
             reader,
-            writer_type: writer.kind(),
-            reader_type: reader.kind(),
+            writer_type,
+            reader_type,
+            writer_is_map: is_map(writer, writer_type),
+            reader_is_map: is_map(reader, reader_type),
         }
     }
 
@@ -145,6 +154,8 @@ impl<'a> FieldPair<'a> {
             reader: self.writer,
             writer_type: self.reader_type,
             reader_type: self.writer_type,
+            writer_is_map: self.reader_is_map,
+            reader_is_map: self.writer_is_map,
         }
     }
 
@@ -163,7 +174,7 @@ impl<'a> FieldPair<'a> {
             // A message that became a group has its contents compared too; a map and a
             // repeated message are not alike enough for that (MAP_CHANGED).
             Types::ByStructure => {
-                (self.writer.is_map() == self.reader.is_map()).then_some((writer, reader))
+                (self.writer_is_map == self.reader_is_map).then_some((writer, reader))
             }
         }
     }
