@@ -128,3 +128,106 @@ fn closed_enums_compare_numbers_at_both_ends_of_the_range() {
     );
     assert!(backward(&no_high, &both_ends).compatible);
 }
+
+/// An edition 2023 `order.proto` declaring `Order { int64 id = 1; }`, with `file_features` as
+/// its file's `options.features` (serialized FeatureSet fields).
+fn edition_order(file_features: &[u8]) -> Vec<u8> {
+    use prost::Message;
+    use prost_types::{field_descriptor_proto::Type, DescriptorProto, FieldDescriptorProto};
+    let file = prost_types::FileDescriptorProto {
+        name: Some("order.proto".into()),
+        package: Some("shop".into()),
+        syntax: Some("editions".into()),
+        message_type: vec![DescriptorProto {
+            name: Some("Order".into()),
+            field: vec![FieldDescriptorProto {
+                name: Some("id".into()),
+                number: Some(1),
+                label: Some(1),
+                r#type: Some(Type::Int64 as i32),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let mut bytes = file.encode_to_vec();
+    // edition = EDITION_2023 (FileDescriptorProto field 14), then options { features { … } }.
+    bytes.push(14 << 3);
+    prost::encoding::encode_varint(1000, &mut bytes);
+    let mut options = Vec::new();
+    support::put_len(50, file_features, &mut options);
+    support::put_len(8, &options, &mut bytes);
+    let mut set = Vec::new();
+    support::put_len(1, &bytes, &mut set);
+    protocompat::model::SchemaData {
+        descriptor_set: set,
+        root_message: "shop.Order".into(),
+        root_file: "order.proto".into(),
+    }
+    .to_json()
+    .into_bytes()
+}
+
+/// A FeatureSet field: `number` with the varint `value`, or with `bytes` as its contents.
+fn feature(number: u32, value: Result<u64, &[u8]>) -> Vec<u8> {
+    let mut out = Vec::new();
+    match value {
+        Ok(v) => {
+            prost::encoding::encode_varint(u64::from(number) << 3, &mut out);
+            prost::encoding::encode_varint(v, &mut out);
+        }
+        Err(bytes) => support::put_len(number, bytes, &mut out),
+    }
+    out
+}
+
+/// Features the checker cannot interpret, an extension of FeatureSet that is no language's or a
+/// Java feature past the ones it knows, are UNSUPPORTED_FEATURE for `conservative` wherever
+/// either root reaches them; protobuf's languages' own extensions and the known Java features
+/// are not. The default profile reads all of them as before.
+#[test]
+fn features_the_checker_cannot_interpret_are_unsupported() {
+    let plain = edition_order(&[]);
+    let cases = [
+        ("an unknown extension", feature(5000, Ok(1)), true),
+        (
+            "a Java feature past nest_in_file_class",
+            feature(1001, Err(&feature(6, Ok(1)))),
+            true,
+        ),
+        ("Go's features", feature(1002, Err(&[])), false),
+        (
+            "Java's large_enum",
+            feature(1001, Err(&feature(3, Ok(1)))),
+            false,
+        ),
+    ];
+    for (what, features, unsupported) in cases {
+        let marked = edition_order(&features);
+        for profile in PROFILES {
+            let report = support::cases::checker(profile)
+                .check(&[&plain], &marked, protocompat::Strategy::Full)
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            let expected: Vec<String> = if unsupported && **profile == CONSERVATIVE {
+                vec!["UNSUPPORTED_FEATURE shop.Order".into(); 2]
+            } else {
+                vec![]
+            };
+            assert_eq!(
+                sorted_keys(&report.failures),
+                expected,
+                "{what}, {}",
+                profile.name
+            );
+            if let Some(finding) = report.failures.first() {
+                assert!(
+                    finding.reader.contains("cannot interpret")
+                        || finding.writer.contains("cannot interpret"),
+                    "{}",
+                    report.render_text()
+                );
+            }
+        }
+    }
+}

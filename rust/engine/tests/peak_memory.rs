@@ -346,3 +346,56 @@ fn the_default_limits() {
     println!("  ({verdict:?})");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `conservative` pairs types by structure, so one enum meets many: every (writer, reader) pair
+/// of 99 closed enums of 1,000 values each (9,801 pairs, inside the default limits), each pair
+/// reached through its own field, checked FULL against a copy whose enums and values are
+/// renamed. Prints the heap and the time; the budget or the verdict is asserted.
+#[test]
+#[ignore]
+fn many_pairs_of_large_enums_under_the_conservative_profile() {
+    let schema = |prefix: &str, writer: bool| {
+        let mut text = String::from("syntax = \"proto2\";\npackage shop;\nmessage Order {\n");
+        for i in 0..99 * 99 {
+            let e = if writer { i / 99 } else { i % 99 };
+            text.push_str(&format!("  optional {prefix}{e} f{} = {};\n", i + 1, i + 1));
+        }
+        text.push_str("}\n");
+        for e in 0..99 {
+            text.push_str(&format!("enum {prefix}{e} {{\n"));
+            for v in 0..1000 {
+                text.push_str(&format!("  {prefix}{e}_V{v} = {v};\n"));
+            }
+            text.push_str("}\n");
+        }
+        let dir = support::tempdir();
+        std::fs::write(dir.join("order.proto"), text).unwrap();
+        let data = support::schema_data_without_source_info(&dir, "order.proto", "shop.Order");
+        std::fs::remove_dir_all(&dir).unwrap();
+        data
+    };
+    let (old, new) = (schema("E", true), schema("F", false));
+    let checker = protocompat::Checker::new(protocompat::Bounds::NONE)
+        .with_profile(&protocompat::CONSERVATIVE);
+    let before = CURRENT.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let started = Instant::now();
+    let verdict = checker.check(&[&old], &new, Strategy::Full);
+    let elapsed = started.elapsed();
+    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(before);
+    println!(
+        "9,801 pairs of 1,000-value enums (conservative): {} + {} bytes, peak heap {:.1} MB, {:.0} ms: {}",
+        old.len(),
+        new.len(),
+        peak as f64 / 1e6,
+        elapsed.as_secs_f64() * 1e3,
+        match &verdict {
+            Ok(report) => report.summary(),
+            Err(e) => e.to_string(),
+        }
+    );
+    match verdict {
+        Ok(report) => assert!(report.compatible, "{}", report.render_text()),
+        Err(e) => assert!(e.to_string().starts_with("RESOURCE_LIMIT_EXCEEDED"), "{e}"),
+    }
+}

@@ -1054,7 +1054,10 @@ impl<'a> Builder<'a> {
                         for field in Fields::new(options) {
                             let (number, value) = field?;
                             if number == tag::enum_value_options::FEATURES {
-                                self.features(ctx, &element, value.bytes()?)?;
+                                let set = self.features(ctx, &element, value.bytes()?)?;
+                                // Nothing inherits a value's features, so the enum carries
+                                // what its values could not have interpreted.
+                                features.unrecognized = features.unrecognized.or(set.unrecognized);
                             }
                         }
                     }
@@ -1078,11 +1081,23 @@ impl<'a> Builder<'a> {
         if values.len == 0 {
             return Err(self.refuse(ctx.file, &element, "enums must contain at least one value"));
         }
+        // The values sorted by name (which finds a name declared twice) and by number, once:
+        // `conservative` compares enums pair by pair, in one pass over each order.
+        let model = &mut self.model;
+        let name_of = |row: u32| model.str(model.values[row as usize].name);
+        let mut by_name: Vec<u32> = values.range().map(|row| row as u32).collect();
+        by_name.sort_unstable_by(|&a, &b| name_of(a).cmp(name_of(b)));
+        let twice = by_name
+            .windows(2)
+            .find(|w| name_of(w[0]) == name_of(w[1]))
+            .map(|w| name_of(w[0]).to_owned());
+        let mut by_number = by_name.clone();
+        // Stable: aliases keep their declaration order.
+        by_number.sort_by_key(|&row| (model.values[row as usize].number, row));
+        model.values_by_name.extend(by_name);
+        model.values_by_number.extend(by_number);
         let rows = &self.model.values[values.range()];
-        let mut names: Vec<&str> = rows.iter().map(|v| self.model.str(v.name)).collect();
-        names.sort_unstable();
-        if let Some(twice) = names.windows(2).find(|w| w[0] == w[1]) {
-            let twice = twice[0].to_owned();
+        if let Some(twice) = twice {
             return Err(self.refuse(
                 ctx.file,
                 &Element {

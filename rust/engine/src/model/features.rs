@@ -109,6 +109,28 @@ pub struct Features {
     pub java_legacy_closed_enum: bool,
     /// `features.(pb.java).utf8_validation`.
     pub java_utf8_validation: JavaUtf8Validation,
+    /// A feature set here or in an enclosing scope that this checker cannot interpret: the
+    /// `conservative` profile refuses what either root reaches that has one (its
+    /// UNSUPPORTED_FEATURE); the default profile ignores it, as it always has.
+    pub unrecognized: Option<Unrecognized>,
+}
+
+/// A feature the decoder skipped without knowing what it means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Unrecognized {
+    /// An extension of `FeatureSet` that is none of protobuf's languages' (by number).
+    Extension(u32),
+    /// A field of `pb.JavaFeatures` this checker does not know (by number).
+    JavaFeature(u32),
+}
+
+impl std::fmt::Display for Unrecognized {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unrecognized::Extension(n) => write!(f, "feature extension number {n}"),
+            Unrecognized::JavaFeature(n) => write!(f, "Java feature (pb.java) number {n}"),
+        }
+    }
 }
 
 impl Features {
@@ -123,6 +145,7 @@ impl Features {
                 message_encoding: MessageEncoding::LengthPrefixed,
                 java_legacy_closed_enum: true,
                 java_utf8_validation: JavaUtf8Validation::Default,
+                unrecognized: None,
             },
             Syntax::Proto3 | Syntax::Edition2023 | Syntax::Edition2024 => Features {
                 field_presence: if syntax == Syntax::Proto3 {
@@ -136,6 +159,7 @@ impl Features {
                 message_encoding: MessageEncoding::LengthPrefixed,
                 java_legacy_closed_enum: false,
                 java_utf8_validation: JavaUtf8Validation::Default,
+                unrecognized: None,
             },
         }
     }
@@ -163,6 +187,8 @@ impl Features {
         if let Some(v) = set.java_utf8_validation {
             self.java_utf8_validation = v;
         }
+        // An enclosing scope's unknown setting applies here too; the first one is named.
+        self.unrecognized = self.unrecognized.or(set.unrecognized);
         self
     }
 }
@@ -177,6 +203,7 @@ pub(crate) struct FeatureSet {
     pub message_encoding: Option<MessageEncoding>,
     pub java_legacy_closed_enum: Option<bool>,
     pub java_utf8_validation: Option<JavaUtf8Validation>,
+    pub unrecognized: Option<Unrecognized>,
 }
 
 /// Why a feature set cannot be read: bad bytes, or a feature this checker does not know.
@@ -205,6 +232,11 @@ mod tag {
     /// `FeatureSet` reserves 1000 and up for languages' extensions.
     pub const FIRST_EXTENSION: u32 = 1000;
     pub const JAVA: u32 = 1001;
+    /// The extensions descriptor.proto declares for protobuf's languages (C++, Java, Go,
+    /// Python, proto1) and the one it reserves for protobuf-es: none changes the wire format.
+    pub const LANGUAGES: [u32; 6] = [1000, 1001, 1002, 1003, 9990, 10000];
+    /// `JavaFeatures` has fields 1 to 5 (`nest_in_file_class` is the last).
+    pub const LAST_JAVA_FEATURE: u32 = 5;
     /// `JavaFeatures` field numbers.
     pub const JAVA_LEGACY_CLOSED_ENUM: u32 = 1;
     pub const JAVA_UTF8_VALIDATION: u32 = 2;
@@ -215,7 +247,7 @@ impl FeatureSet {
     /// not know, a feature's explicit `*_UNKNOWN` value included, and a feature number it does
     /// not know, are [`FeatureError::Unknown`]: the schema would be read without knowing what
     /// it means. Other languages' extensions (C++, Go, …) change nothing on the wire and are
-    /// skipped.
+    /// skipped; any other extension is skipped and noted in [`FeatureSet::unrecognized`].
     pub(crate) fn decode(bytes: &[u8]) -> Result<FeatureSet, FeatureError> {
         let mut set = FeatureSet::default();
         for field in Fields::new(bytes) {
@@ -268,7 +300,10 @@ impl FeatureSet {
                     (1..=4).contains(&v).then_some(())
                 })?,
                 tag::JAVA => set.java(value.bytes()?)?,
-                n if n >= tag::FIRST_EXTENSION => {}
+                n if tag::LANGUAGES.contains(&n) => {}
+                n if n >= tag::FIRST_EXTENSION => {
+                    set.unrecognized = set.unrecognized.or(Some(Unrecognized::Extension(n)))
+                }
                 n => {
                     return Err(FeatureError::Unknown(format!(
                         "feature number {n}, which this checker does not know"
@@ -280,7 +315,8 @@ impl FeatureSet {
     }
 
     /// `pb.JavaFeatures`. Only the two features that change what a Java reader accepts are
-    /// kept; the rest (class naming, nesting, large enums) change generated code only.
+    /// kept; the rest (class naming, nesting, large enums) change generated code only, and a
+    /// field past those is noted as unrecognized.
     fn java(&mut self, bytes: &[u8]) -> Result<(), FeatureError> {
         for field in Fields::new(bytes) {
             let (number, value) = field?;
@@ -294,14 +330,22 @@ impl FeatureSet {
                             _ => None,
                         })?)
                 }
+                n if n > tag::LAST_JAVA_FEATURE => {
+                    self.unrecognized = self.unrecognized.or(Some(Unrecognized::JavaFeature(n)))
+                }
                 _ => {}
             }
         }
         Ok(())
     }
 
+    /// Whether it sets nothing this checker reads (an unrecognized extension alone, as
+    /// before it was noted, counts as nothing).
     pub(crate) fn is_empty(&self) -> bool {
-        *self == FeatureSet::default()
+        FeatureSet {
+            unrecognized: None,
+            ..*self
+        } == FeatureSet::default()
     }
 }
 

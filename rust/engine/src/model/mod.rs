@@ -31,7 +31,7 @@ use crate::text::bound;
 pub use defaults::DefaultValue;
 pub use features::{
     EnumType, Features, FieldPresence, JavaUtf8Validation, MessageEncoding, RepeatedFieldEncoding,
-    Syntax, Utf8Validation,
+    Syntax, Unrecognized, Utf8Validation,
 };
 pub use prescan::{prescan, Counts};
 pub use pulsar_json::SchemaData;

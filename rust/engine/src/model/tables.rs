@@ -239,6 +239,10 @@ pub struct Model {
     pub(crate) oneofs: Vec<Oneof>,
     pub(crate) enums: Vec<Enum>,
     pub(crate) values: Vec<EnumValue>,
+    /// Laid out as `values`: each enum's value rows sorted by number (aliases in declaration
+    /// order), and sorted by name.
+    pub(crate) values_by_number: Vec<u32>,
+    pub(crate) values_by_name: Vec<u32>,
     /// Each message's field rows sorted by number, message after message.
     pub(crate) by_number: Vec<u32>,
 }
@@ -257,6 +261,8 @@ impl Model {
         self.oneofs.shrink_to_fit();
         self.enums.shrink_to_fit();
         self.values.shrink_to_fit();
+        self.values_by_number.shrink_to_fit();
+        self.values_by_name.shrink_to_fit();
         self.by_number.shrink_to_fit();
     }
 
@@ -269,6 +275,7 @@ impl Model {
             + self.oneofs.capacity() * size_of::<Oneof>()
             + self.enums.capacity() * size_of::<Enum>()
             + self.values.capacity() * size_of::<EnumValue>()
+            + (self.values_by_number.capacity() + self.values_by_name.capacity()) * size_of::<u32>()
             + self.by_number.capacity() * size_of::<u32>()
     }
 
@@ -649,6 +656,24 @@ impl<'a> EnumRef<'a> {
         model.values[self.row().values.range()]
             .iter()
             .map(move |v| (model.str(v.name), v.number))
+    }
+
+    /// Values by number, ascending (aliases in declaration order): name and number.
+    pub fn values_by_number(&self) -> impl ExactSizeIterator<Item = (&'a str, i32)> + 'a {
+        self.ordered(&self.model.values_by_number)
+    }
+
+    /// Values by name, ascending (names are unique within an enum): name and number.
+    pub fn values_by_name(&self) -> impl ExactSizeIterator<Item = (&'a str, i32)> + 'a {
+        self.ordered(&self.model.values_by_name)
+    }
+
+    fn ordered(&self, order: &'a [u32]) -> impl ExactSizeIterator<Item = (&'a str, i32)> + 'a {
+        let model = self.model;
+        order[self.row().values.range()].iter().map(move |&row| {
+            let v = &model.values[row as usize];
+            (model.str(v.name), v.number)
+        })
     }
 
     /// The first value declared with `number`.

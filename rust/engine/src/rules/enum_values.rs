@@ -9,7 +9,8 @@
 //! | open | closed | rejected: an open writer may write any number |
 //!
 //! Aliases count once; a value name kept with another number is rejected as detectable
-//! renumbering, whatever the behaviour. Numbers are `i32`, so the whole range is compared.
+//! renumbering, whatever the behaviour. Numbers are `i32`, so the whole range is compared. The
+//! model keeps each enum's values sorted by number and by name, so a pair costs one merge.
 
 use crate::model::EnumRef;
 use crate::text::bound;
@@ -37,21 +38,14 @@ pub(crate) fn enum_value_not_readable(
             reader: format!("closed enum {}", reader.full_name()),
         }),
         (true, true) if !same_values => {
-            let readable = numbers(reader);
-            let missing: Vec<i32> = numbers(writer)
-                .into_iter()
-                .filter(|n| readable.binary_search(n).is_err())
-                .collect();
+            let missing = missing_numbers(writer, reader);
             if !missing.is_empty() {
+                let more = if missing.len() > LISTED { ", …" } else { "" };
                 let listed: Vec<String> = missing
                     .iter()
                     .take(LISTED)
-                    .map(|&n| match writer.value_named_by(n) {
-                        Some(name) => format!("{name} = {n}"),
-                        None => n.to_string(),
-                    })
+                    .map(|&(name, n)| format!("{name} = {n}"))
                     .collect();
-                let more = if missing.len() > LISTED { ", …" } else { "" };
                 found.push(Violation {
                     field: None,
                     number: None,
@@ -71,39 +65,50 @@ pub(crate) fn enum_value_not_readable(
     }
 }
 
-/// The declared numbers, aliases once, sorted.
-fn numbers(e: EnumRef<'_>) -> Vec<i32> {
-    let mut numbers: Vec<i32> = e.values().map(|(_, n)| n).collect();
-    numbers.sort_unstable();
-    numbers.dedup();
-    numbers
-}
-
-/// A value name on both sides with different numbers.
-fn renumbered(writer: EnumRef<'_>, reader: EnumRef<'_>, found: &mut Vec<Violation>) {
-    // Few values: a scan. Many: the reader's names sorted once.
-    let mut by_name: Vec<(&str, i32)> = reader.values().collect();
-    by_name.sort_unstable();
-    let mut listed = 0;
-    for (name, number) in writer.values() {
-        let at = by_name.partition_point(|(n, _)| *n < name);
-        let Some(&(_, other)) = by_name.get(at).filter(|(n, _)| *n == name) else {
-            continue;
-        };
-        // An alias may carry the name once more with the writer's number.
-        let kept = by_name[at..]
-            .iter()
-            .take_while(|(n, _)| *n == name)
-            .any(|(_, n)| *n == number);
-        if kept || listed == LISTED {
+/// The writer's numbers the reader lacks, each once with its first name, up to one more than
+/// a finding lists: one merge of the two enums' values by number.
+fn missing_numbers<'a>(writer: EnumRef<'a>, reader: EnumRef<'_>) -> Vec<(&'a str, i32)> {
+    let mut missing = Vec::new();
+    let mut readable = reader.values_by_number().map(|(_, n)| n).peekable();
+    let mut last = None;
+    for (name, number) in writer.values_by_number() {
+        if last == Some(number) {
             continue;
         }
-        listed += 1;
+        last = Some(number);
+        while readable.next_if(|&n| n < number).is_some() {}
+        if readable.peek() != Some(&number) {
+            missing.push((name, number));
+            if missing.len() > LISTED {
+                break;
+            }
+        }
+    }
+    missing
+}
+
+/// A value name on both sides with different numbers: one merge of the two enums' values by
+/// name (unique within an enum).
+fn renumbered(writer: EnumRef<'_>, reader: EnumRef<'_>, found: &mut Vec<Violation>) {
+    let mut theirs = reader.values_by_name().peekable();
+    let mut listed = 0;
+    for (name, number) in writer.values_by_name() {
+        while theirs.next_if(|&(n, _)| n < name).is_some() {}
+        let Some(&(_, other)) = theirs.peek().filter(|(n, _)| *n == name) else {
+            continue;
+        };
+        if other == number {
+            continue;
+        }
         found.push(Violation {
             field: None,
             number: None,
             writer: format!("{} = {number}", bound(name, 100)),
             reader: format!("{} = {other}", bound(name, 100)),
         });
+        listed += 1;
+        if listed == LISTED {
+            break;
+        }
     }
 }
