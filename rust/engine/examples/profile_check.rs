@@ -1,7 +1,8 @@
 //! A loop for profilers (`perf record`, `valgrind --tool=callgrind`): cold FULL checks of a
 //! benchmark schema under a profile.
-//! `cargo run --release -p protocompat --example profile_check [N [SIZE [PROFILE]]]`
-//! (200 rounds of `medium` under `pip246` by default).
+//! `cargo run --release -p protocompat --example profile_check [N [SIZE [PROFILE [HISTORY]]]]`
+//! (200 rounds of `medium` under `pip246` against one version by default; with a longer
+//! history, FULL_TRANSITIVE against versions 0 to HISTORY - 1).
 
 use protocompat::{Bounds, Checker, Profile, Strategy};
 
@@ -27,10 +28,22 @@ fn main() {
             .unwrap_or_else(|| "pip246".to_owned()),
     )
     .expect("a profile");
+    let history: usize = std::env::args()
+        .nth(4)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1);
     let schema = BenchSchema::compile(&size);
-    let (old, new) = (schema.version(0), schema.version(1));
+    let versions: Vec<Vec<u8>> = (0..=history).map(|v| schema.version(v)).collect();
+    let (old, new) = versions.split_at(history);
+    let old: Vec<&[u8]> = old.iter().map(Vec::as_slice).collect();
+    let strategy = if history == 1 {
+        Strategy::Full
+    } else {
+        Strategy::FullTransitive
+    };
     let checker = Checker::new(Bounds::NONE).with_profile(profile);
     for _ in 0..rounds {
-        checker.check(&[&old], &new, Strategy::Full).unwrap();
+        let report = checker.check(&old, &new[0], strategy).unwrap();
+        assert!(report.compatible, "{}", report.render_text());
     }
 }

@@ -211,9 +211,17 @@ fn walk(
         }
     }
     for rule in rules {
-        if let Check::Reachable { message, field } = rule.check {
+        if let Check::Reachable {
+            worth_looking,
+            message,
+            field,
+        } = rule.check
+        {
             let mut found = false;
             for (side, root) in [(Side::Writer, writer), (Side::Reader, reader)] {
+                if !worth_looking(root) {
+                    continue;
+                }
                 reachable(root, message, field, |path, number, what| {
                     found = true;
                     let (writer, reader) = match side {

@@ -13,8 +13,8 @@ use std::collections::HashMap;
 
 use super::defaults;
 use super::features::{
-    FeatureError, FeatureSet, Features, FieldPresence, MessageEncoding, RepeatedFieldEncoding,
-    Syntax, EDITION_PROTO2, EDITION_PROTO3,
+    EnumType, FeatureError, FeatureSet, Features, FieldPresence, MessageEncoding,
+    RepeatedFieldEncoding, Syntax, EDITION_PROTO2, EDITION_PROTO3,
 };
 use super::names::{Names, Symbol};
 use super::prescan::Kind;
@@ -572,6 +572,8 @@ impl<'a> Builder<'a> {
             len: self.model.oneofs.len() as u32 - oneofs.start,
             ..oneofs
         };
+        self.model.beyond_fields |=
+            extension_ranges || message_set || features.unrecognized.is_some();
         self.model.messages.push(Message {
             full_name,
             name_at,
@@ -803,8 +805,10 @@ impl<'a> Builder<'a> {
             features: own,
             cardinality: Cardinality::Optional,
             packed: false,
+            validates_utf8: false,
         };
-        row.settle();
+        row.settle(self.model.messages[message as usize].map_entry);
+        self.model.beyond_fields |= row.features.unrecognized.is_some();
         self.model.fields.push(row);
         Ok(())
     }
@@ -1114,6 +1118,7 @@ impl<'a> Builder<'a> {
                 "the first value of a proto3 enum must be zero",
             ));
         }
+        self.model.beyond_fields |= features.unrecognized.is_some();
         self.model.enums.push(Enum {
             full_name,
             name_at,
@@ -1192,7 +1197,12 @@ impl<'a> Builder<'a> {
         for (row, ty) in resolved {
             let field = &mut self.model.fields[row as usize];
             field.ty = ty;
-            field.settle();
+            field.settle(self.model.messages[field.message as usize].map_entry);
+            // Java reads the field as closed while its enum is open.
+            if let Type::Enum(e) = ty {
+                self.model.beyond_fields |= field.features.java_legacy_closed_enum
+                    && self.model.enums[e as usize].features.enum_type != EnumType::Closed;
+            }
         }
         self.check_defaults()?;
         // Tables grown row by row have room to spare, which a cached model would carry.

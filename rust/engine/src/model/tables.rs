@@ -177,12 +177,14 @@ pub(crate) struct Field {
     /// for them of every field pair they compare.
     pub cardinality: Cardinality,
     pub packed: bool,
+    /// Whether Java refuses a string here that is not UTF-8 ([`FieldRef::validates_utf8`]).
+    pub validates_utf8: bool,
 }
 
 impl Field {
-    /// Works out [`Field::cardinality`] and [`Field::packed`] from the label, features, oneof
-    /// and type.
-    pub(crate) fn settle(&mut self) {
+    /// Works out [`Field::cardinality`], [`Field::packed`] and [`Field::validates_utf8`] from
+    /// the label, features, oneof and type, and whether the field is in a map entry.
+    pub(crate) fn settle(&mut self, in_map_entry: bool) {
         // `required` means `field_presence = LEGACY_REQUIRED` in Editions, which a proto2
         // `required` label is expressed as.
         self.cardinality = if self.label == Label::Repeated {
@@ -203,6 +205,12 @@ impl Field {
         self.packed = self.cardinality == Cardinality::Repeated
             && packable
             && self.features.repeated_field_encoding == RepeatedFieldEncoding::Packed;
+        // Java's `FieldDescriptor.needsUtf8Check`: map entries always; else the Java feature
+        // (proto2's `java_string_check_utf8` included) or `utf8_validation`.
+        self.validates_utf8 = self.ty == Type::Scalar(Scalar::String)
+            && (in_map_entry
+                || self.features.java_utf8_validation == JavaUtf8Validation::Verify
+                || self.features.utf8_validation == Utf8Validation::Verify);
     }
 }
 
@@ -245,6 +253,10 @@ pub struct Model {
     pub(crate) values_by_name: Vec<u32>,
     /// Each message's field rows sorted by number, message after message.
     pub(crate) by_number: Vec<u32>,
+    /// Whether some declaration holds what comparing fields by number cannot vouch for:
+    /// extension ranges, a MessageSet, a feature the decoder could not interpret, or an enum
+    /// field Java reads as closed while its enum is open ([`Model::beyond_fields`]).
+    pub(crate) beyond_fields: bool,
 }
 
 impl Model {
@@ -277,6 +289,14 @@ impl Model {
             + self.values.capacity() * size_of::<EnumValue>()
             + (self.values_by_number.capacity() + self.values_by_name.capacity()) * size_of::<u32>()
             + self.by_number.capacity() * size_of::<u32>()
+    }
+
+    /// Whether any declaration, reachable or not, has extension ranges, is a MessageSet, is
+    /// under a feature the decoder could not interpret, or is an enum field Java reads as
+    /// closed while its enum is open. False for almost every schema, which then needs no look
+    /// for them.
+    pub fn beyond_fields(&self) -> bool {
+        self.beyond_fields
     }
 
     pub fn message(&self, id: u32) -> MessageRef<'_> {
@@ -359,6 +379,10 @@ impl<'a> MessageRef<'a> {
 
     pub fn is_map_entry(&self) -> bool {
         self.row().map_entry
+    }
+
+    pub fn model(&self) -> &'a Model {
+        self.model
     }
 
     /// Whether it declares extension ranges.
@@ -565,11 +589,7 @@ impl<'a> FieldRef<'a> {
     /// else `features.(pb.java).utf8_validation`, proto2's `java_string_check_utf8` included,
     /// or `features.utf8_validation`).
     pub fn validates_utf8(&self) -> bool {
-        let features = self.features();
-        matches!(self.row().ty, Type::Scalar(Scalar::String))
-            && (self.message().is_map_entry()
-                || features.java_utf8_validation == JavaUtf8Validation::Verify
-                || features.utf8_validation == Utf8Validation::Verify)
+        self.row().validates_utf8
     }
 
     /// Whether Java reads the enum field as closed (`legacyEnumFieldTreatedAsClosed`): its
@@ -684,6 +704,12 @@ impl<'a> EnumRef<'a> {
     }
 
     pub fn first_number(&self) -> i32 {
-        self.values().next().map_or(0, |(_, n)| n)
+        let values = self.row().values;
+        // An enum has at least one value (the model refuses one without).
+        self.model
+            .values
+            .get(values.start as usize)
+            .filter(|_| values.len > 0)
+            .map_or(0, |v| v.number)
     }
 }

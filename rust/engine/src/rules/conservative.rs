@@ -27,6 +27,7 @@ static RULES: &[Rule] = &[
         severity: Failure,
         scope: AllSyntaxes,
         check: Check::Reachable {
+            worth_looking: unsupported::worth_looking,
             message: unsupported::unsupported_message,
             field: unsupported::unsupported_field,
         },

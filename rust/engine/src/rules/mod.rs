@@ -241,6 +241,9 @@ pub(crate) enum Check {
     /// Looks at every message and field reachable from each root, matched or not: what the
     /// side holding it cannot have.
     Reachable {
+        /// Whether the schema of this root can hold anything to report at all: a cheap look
+        /// that spares the walk through the graph for almost every schema.
+        worth_looking: fn(MessageRef) -> bool,
         message: fn(MessageRef) -> Option<String>,
         field: fn(FieldRef) -> Option<String>,
     },

@@ -12,6 +12,29 @@ use super::{MessagePair, Violation};
 const LISTED: usize = 8;
 
 pub(crate) fn oneof_conflict(pair: &MessagePair, found: &mut Vec<Violation>) {
+    // Most messages have no oneof, or members that keep theirs: settled without allocating.
+    let in_reader_oneofs = pair
+        .matched
+        .iter()
+        .filter(|(_, reader)| reader.oneof_id().is_some());
+    if in_reader_oneofs.clone().nth(1).is_none() {
+        return;
+    }
+    let mut first_writer_oneof: Option<(u32, Option<u32>)> = None;
+    let all_in_one_writer_oneof = in_reader_oneofs.clone().all(|(writer, reader)| {
+        let (r, w) = (reader.oneof_id(), writer.oneof_id());
+        match first_writer_oneof {
+            // One reader oneof so far, fed by one writer oneof.
+            Some((seen, from)) => seen == r.unwrap_or_default() && from == w && w.is_some(),
+            None => {
+                first_writer_oneof = Some((r.unwrap_or_default(), w));
+                w.is_some()
+            }
+        }
+    });
+    if all_in_one_writer_oneof {
+        return;
+    }
     // The matched fields in a reader oneof, grouped by it.
     let mut members: Vec<(u32, usize)> = pair
         .matched
@@ -19,9 +42,6 @@ pub(crate) fn oneof_conflict(pair: &MessagePair, found: &mut Vec<Violation>) {
         .enumerate()
         .filter_map(|(at, (_, reader))| reader.oneof_id().map(|oneof| (oneof, at)))
         .collect();
-    if members.len() < 2 {
-        return;
-    }
     members.sort_unstable();
     for group in members.chunk_by(|a, b| a.0 == b.0) {
         if group.len() < 2 {

@@ -9,16 +9,14 @@ use crate::model::Kind;
 use super::{map, FieldPair, Violation};
 
 pub(crate) fn type_changed(pair: &FieldPair) -> Option<Violation> {
-    // MAP_CHANGED says what changed when a map is involved, its key included.
-    if map::map_changes(pair) || pair.is_map_key() {
-        return None;
-    }
     let changed = match (&pair.writer_type, &pair.reader_type) {
         (Kind::Scalar(writer), Kind::Scalar(reader)) => writer != reader,
         (Kind::Enum(_), Kind::Enum(_)) => false,
         (Kind::Message(_) | Kind::Group(_), Kind::Message(_) | Kind::Group(_)) => false,
         _ => true,
     };
+    // MAP_CHANGED says what changed when a map is involved, its key included.
+    let changed = changed && !map::map_changes(pair) && !pair.is_map_key();
     changed.then(|| {
         Violation::on_fields(
             pair,

@@ -15,6 +15,11 @@
 
 use crate::model::{FieldRef, Kind, MessageRef};
 
+/// The model notes, while decoding, whether any declaration is one of the above.
+pub(crate) fn worth_looking(root: MessageRef<'_>) -> bool {
+    root.model().beyond_fields()
+}
+
 pub(crate) fn unsupported_message(message: MessageRef<'_>) -> Option<String> {
     if let Some(what) = message.features().unrecognized {
         Some(format!(
