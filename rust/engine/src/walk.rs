@@ -222,20 +222,25 @@ fn walk(
                 if !worth_looking(root) {
                     continue;
                 }
-                reachable(root, message, field, |path, number, what| {
-                    found = true;
-                    let (writer, reader) = match side {
-                        Side::Writer => (what, String::new()),
-                        Side::Reader => (String::new(), what),
-                    };
-                    let violation = Violation {
-                        field: None,
-                        number,
-                        writer,
-                        reader,
-                    };
-                    verdict.record(rule, |_| path, violation);
-                });
+                reachable(
+                    root,
+                    message,
+                    field,
+                    |path: &dyn Fn() -> String, number, what| {
+                        found = true;
+                        let (writer, reader) = match side {
+                            Side::Writer => (what, String::new()),
+                            Side::Reader => (String::new(), what),
+                        };
+                        let violation = Violation {
+                            field: None,
+                            number,
+                            writer,
+                            reader,
+                        };
+                        verdict.record(rule, |_| path(), violation);
+                    },
+                );
             }
             // Both graphs are the way back's too, sides swapped.
             ask_back &= !found;
@@ -403,12 +408,13 @@ enum Side {
 }
 
 /// Every message reachable from `root` through its fields, matched or not, each once, with
-/// the findings of `message` and `field` reported at their paths.
+/// the findings of `message` and `field` reported with their paths (rendered only for the
+/// findings that are kept).
 fn reachable<'a>(
     root: MessageRef<'a>,
     message: fn(MessageRef) -> Option<String>,
     field: fn(FieldRef) -> Option<String>,
-    mut found: impl FnMut(String, Option<u32>, String),
+    mut found: impl FnMut(&dyn Fn() -> String, Option<u32>, String),
 ) {
     let mut paths = Paths {
         root: root.full_name().to_owned(),
@@ -422,18 +428,14 @@ fn reachable<'a>(
     let mut queue: VecDeque<(MessageRef<'a>, usize)> = VecDeque::from([(root, 0)]);
     while let Some((at, step)) = queue.pop_front() {
         if let Some(what) = message(at) {
-            found(
-                paths.render(step, None),
-                None,
-                bound(&what, DESCRIPTION_LIMIT),
-            );
+            found(&|| paths.render(step, None), None, what);
         }
         for f in at.fields() {
             if let Some(what) = field(f) {
                 found(
-                    paths.render(step, Some(f.name())),
+                    &|| paths.render(step, Some(f.name())),
                     Some(f.number()),
-                    bound(&what, DESCRIPTION_LIMIT),
+                    what,
                 );
             }
             if let Some(next) = f.kind().message() {
