@@ -59,7 +59,7 @@ fn unwrap_value(value: &Value, bytes: Vec<u8>, depth: usize) -> Result<Vec<u8>, 
     if let Some(kind) = object.get("type").and_then(Value::as_str) {
         if kind != "PROTOBUF_NATIVE" {
             return Err(format!(
-                "the file holds a {kind} schema; protocompat checks PROTOBUF_NATIVE schemas only"
+                "the file holds a schema of type {kind}; protocompat checks PROTOBUF_NATIVE schemas only"
             ));
         }
     }

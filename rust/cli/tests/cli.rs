@@ -124,6 +124,29 @@ fn the_conservative_profile_rejects_what_the_default_warns_about() {
     assert_eq!(protocompat(&default).status.code(), Some(0));
 }
 
+/// A strategy that compares nothing is refused with its reason alone: no empty `writer=`.
+#[test]
+fn an_undefined_strategy_is_refused_with_its_reason() {
+    let out = protocompat(&[
+        "check",
+        "--strategy",
+        "undefined",
+        "--root",
+        "shop.Order",
+        path(&case("allowed_changes", "old")),
+        path(&case("allowed_changes", "new")),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(
+            "\nUNKNOWN_STRATEGY shop.Order: no compatibility strategy is defined for this check [UNDEFINED]\n"
+        ),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("writer="), "{stdout}");
+}
+
 #[test]
 fn json_output_is_the_report() {
     let out = protocompat(&[
@@ -285,8 +308,9 @@ fn a_non_protobuf_schema_is_named_as_such() {
     .unwrap();
     let out = protocompat(&["check", path(&file)]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr)
-        .contains("the file holds a AVRO schema; protocompat checks PROTOBUF_NATIVE schemas only"));
+    assert!(text(&out.stderr).contains(
+        "the file holds a schema of type AVRO; protocompat checks PROTOBUF_NATIVE schemas only"
+    ));
 }
 
 #[test]

@@ -39,10 +39,13 @@ impl Finding {
         if let Some(number) = self.field_number {
             line.push_str(&format!(" (field {number})"));
         }
-        // A finding about one side only (UNSUPPORTED_FEATURE in one schema, a strategy's
-        // reason) shows that side only.
+        // A finding about one side only (UNSUPPORTED_FEATURE in one schema) shows that side
+        // only; a strategy's rejection compares no sides and shows its reason alone.
         match (self.writer.is_empty(), self.reader.is_empty()) {
             (true, true) => {}
+            (true, false) if self.direction.is_none() => {
+                line.push_str(&format!(": {}", self.reader))
+            }
             (false, true) => line.push_str(&format!(": writer={}", self.writer)),
             (true, false) => line.push_str(&format!(": reader={}", self.reader)),
             (false, false) => {
@@ -313,7 +316,7 @@ mod tests {
         assert!(!report.compatible);
         assert_eq!(
             report.failures[0].render(),
-            "ALWAYS_INCOMPATIBLE shop.Order: reader=no [ALWAYS_INCOMPATIBLE]"
+            "ALWAYS_INCOMPATIBLE shop.Order: no [ALWAYS_INCOMPATIBLE]"
         );
         // The first line names the strategy and the profile that decided.
         assert_eq!(
