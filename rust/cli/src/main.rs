@@ -209,11 +209,25 @@ fn check(
     options: &InputOptions,
     files: &[PathBuf],
 ) -> ExitCode {
+    // Bad input is said on stderr, and with --format json also as an error object on stdout,
+    // so that a tool reading stdout is never left with nothing to parse.
+    let refuse = |file: &Path, rule: Option<&str>, message: &str| {
+        if let Format::Json = format {
+            let error = serde_json::json!({
+                "error": { "file": file.display().to_string(), "rule": rule, "message": message }
+            });
+            print_out(&serde_json::to_string_pretty(&error).expect("JSON renders"));
+        }
+        match rule {
+            Some(rule) => bad_input(file, &format!("{rule}: {message}")),
+            None => bad_input(file, message),
+        }
+    };
     let mut data = Vec::with_capacity(files.len());
     for file in files {
         match input::load(file, options) {
             Ok(bytes) => data.push(bytes),
-            Err(message) => return bad_input(file, &message),
+            Err(message) => return refuse(file, None, &message),
         }
     }
     let (proposed, existing) = data.split_last().expect("clap requires at least one file");
@@ -232,10 +246,15 @@ fn check(
                 .setting
                 .map(|setting| format!(" ({}=N raises it)", limit_flag(setting)))
                 .unwrap_or_default();
-            return bad_input(file, &format!("{}: {}{hint}", e.rule.id(), e.message));
+            return refuse(file, Some(e.rule.id()), &format!("{}{hint}", e.message));
         }
         Err(internal) => {
-            eprintln!("protocompat: {}", internal.render(limit_flag));
+            let message = internal.render(limit_flag);
+            if let Format::Json = format {
+                let error = serde_json::json!({ "error": { "file": null, "rule": null, "message": message } });
+                print_out(&serde_json::to_string_pretty(&error).expect("JSON renders"));
+            }
+            eprintln!("protocompat: {message}");
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };

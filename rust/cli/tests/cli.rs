@@ -147,6 +147,39 @@ fn an_undefined_strategy_is_refused_with_its_reason() {
     assert!(!stdout.contains("writer="), "{stdout}");
 }
 
+/// With `--format json`, bad input is also an error object on stdout (and still a message on
+/// stderr, exit 2), so a tool reading stdout always has JSON to parse.
+#[test]
+fn json_output_of_bad_input_is_an_error_object() {
+    let bad = fixtures().join("bad/bad_base64.schema");
+    let out = protocompat(&["check", "--format", "json", path(&bad), path(&bad)]);
+    assert_eq!(out.status.code(), Some(2));
+    let error: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(error["error"]["rule"], "SCHEMA_RECONSTRUCTION_FAILED");
+    assert_eq!(error["error"]["file"], path(&bad));
+    let message = error["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("fileDescriptorSet is not valid standard base64"),
+        "{message}"
+    );
+    assert!(
+        text(&out.stderr).contains("SCHEMA_RECONSTRUCTION_FAILED: fileDescriptorSet is not valid")
+    );
+
+    let missing = protocompat(&["check", "--format", "json", "no/such.proto", "x.proto"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let error: serde_json::Value = serde_json::from_slice(&missing.stdout).unwrap();
+    assert_eq!(error["error"]["file"], "no/such.proto");
+    assert!(error["error"]["rule"].is_null());
+    assert!(error["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("cannot read the file"));
+    // The text format keeps stdout empty on bad input.
+    let text_out = protocompat(&["check", path(&bad), path(&bad)]);
+    assert!(text_out.stdout.is_empty());
+}
+
 #[test]
 fn json_output_is_the_report() {
     let out = protocompat(&[
