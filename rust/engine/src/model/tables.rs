@@ -581,7 +581,12 @@ impl<'a> FieldRef<'a> {
 
     /// A map: a repeated field of a map entry message.
     pub fn is_map(&self) -> bool {
-        self.is_repeated() && matches!(self.kind(), Kind::Message(m) if m.is_map_entry())
+        self.is_map_of(self.kind())
+    }
+
+    /// [`FieldRef::is_map`] for a field whose kind is already at hand.
+    pub(crate) fn is_map_of(&self, kind: Kind<'_>) -> bool {
+        self.is_repeated() && matches!(kind, Kind::Message(m) if m.is_map_entry())
     }
 
     /// Whether Java's runtime, the one Pulsar bundles, refuses a string that is not UTF-8 when
@@ -602,7 +607,7 @@ impl<'a> FieldRef<'a> {
         }
     }
 
-    /// Whether it declares `[default = …]`.
+    /// Whether it declares `[default = …]`: one look, without reading the text.
     pub fn declares_default(&self) -> bool {
         self.row().default.is_some()
     }

@@ -12,9 +12,6 @@ use crate::model::{DefaultValue, FieldRef, Kind, Scalar};
 use crate::text::bound;
 
 pub(crate) fn default_value_changed(pair: &FieldPair) -> Option<Violation> {
-    if pair.writer.is_repeated() || pair.reader.is_repeated() {
-        return None;
-    }
     let comparable = match (&pair.writer_type, &pair.reader_type) {
         (Kind::Enum(_), Kind::Enum(_)) => pair.writer_type == pair.reader_type,
         (Kind::Scalar(_), Kind::Scalar(_)) => true,
@@ -27,17 +24,6 @@ pub(crate) fn default_value_changed(pair: &FieldPair) -> Option<Violation> {
 }
 
 pub(crate) fn default_changed(pair: &FieldPair) -> Option<Violation> {
-    // Most pairs keep their type and declare no default: nothing to work out.
-    if !pair.writer.declares_default() && !pair.reader.declares_default() {
-        match (&pair.writer_type, &pair.reader_type) {
-            (Kind::Scalar(w), Kind::Scalar(r)) if w == r => return None,
-            (Kind::Enum(w), Kind::Enum(r)) if w.first_number() == r.first_number() => return None,
-            _ => {}
-        }
-    }
-    if pair.writer.is_repeated() || pair.reader.is_repeated() {
-        return None;
-    }
     let same_type = match (&pair.writer_type, &pair.reader_type) {
         (Kind::Enum(_), Kind::Enum(_)) => true,
         (Kind::Scalar(w), Kind::Scalar(r)) => w == r,
@@ -51,17 +37,18 @@ pub(crate) fn default_changed(pair: &FieldPair) -> Option<Violation> {
 
 /// The finding when the two effective defaults are not `same`. Most pairs declare no default
 /// on either side, or the same text, and keep their type: those are settled without working
-/// out (or describing) a value.
+/// out (or describing) a value. A repeated field has no default (`FieldRef::default_value`),
+/// so a pair with one is never a finding.
 fn differing(pair: &FieldPair, same: fn(&Comparable, &Comparable) -> bool) -> Option<Violation> {
-    let declared = (
-        pair.writer.declared_default(),
-        pair.reader.declared_default(),
-    );
+    // Whether a default is declared is one look; its text is only read when one is.
+    let none_declared = !pair.writer.declares_default() && !pair.reader.declares_default();
     let settled = match (&pair.writer_type, &pair.reader_type) {
-        (Kind::Scalar(w), Kind::Scalar(r)) => w == r && declared.0 == declared.1,
-        (Kind::Enum(w), Kind::Enum(r)) => {
-            declared == (None, None) && w.first_number() == r.first_number()
+        (Kind::Scalar(w), Kind::Scalar(r)) => {
+            w == r
+                && (none_declared
+                    || pair.writer.declared_default() == pair.reader.declared_default())
         }
+        (Kind::Enum(w), Kind::Enum(r)) => none_declared && w.first_number() == r.first_number(),
         _ => false,
     };
     if settled {

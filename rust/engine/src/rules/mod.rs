@@ -134,16 +134,13 @@ pub(crate) struct FieldPair<'a> {
 impl<'a> FieldPair<'a> {
     pub(crate) fn new(writer: FieldRef<'a>, reader: FieldRef<'a>) -> FieldPair<'a> {
         let (writer_type, reader_type) = (writer.kind(), reader.kind());
-        let is_map = |field: FieldRef, kind: Kind| {
-            field.is_repeated() && matches!(kind, Kind::Message(m) if m.is_map_entry())
-        };
         FieldPair {
             writer,
             reader,
             writer_type,
             reader_type,
-            writer_is_map: is_map(writer, writer_type),
-            reader_is_map: is_map(reader, reader_type),
+            writer_is_map: writer.is_map_of(writer_type),
+            reader_is_map: reader.is_map_of(reader_type),
         }
     }
 
