@@ -1,18 +1,19 @@
 //! `protocompat`: the broker plugin's PIP-246 verdict, on the command line.
 
-mod editions;
+mod broker;
+mod check;
 mod input;
+mod locate;
+mod output;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
-use protocompat::{
-    Bounds, CheckError, Checker, Limits, Profile, SchemaRef, Settings, Severity, Strategy, PROFILES,
-};
+use clap::{Parser, Subcommand};
+use protocompat::{Limits, Profile, Settings, Severity, Strategy, PROFILES};
 
-use input::InputOptions;
+use output::Format;
 
 /// The same allocator as the broker plugin's library, metered as there, so the CLI's timings
 /// and memory budget match it.
@@ -21,7 +22,7 @@ static ALLOCATOR: protocompat::budget::MeteredAllocator<mimalloc::MiMalloc> =
     protocompat::budget::MeteredAllocator(mimalloc::MiMalloc);
 
 /// Exit status for bad input or usage, as for clap's own usage errors.
-const EXIT_BAD_INPUT: u8 = 2;
+pub const EXIT_BAD_INPUT: u8 = 2;
 
 #[derive(Parser)]
 #[command(
@@ -34,18 +35,38 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once per run: the size of the largest variant costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Check a proposed schema against existing ones, as the broker plugin does.
     ///
-    /// Exit status: 0 compatible, 1 incompatible, 2 bad input or usage.
+    /// The existing side is the inputs before NEW (sharing NEW's -I roots), or --against
+    /// inputs (with roots of their own), or a topic's history on a broker (--admin-url with
+    /// --topic). Exit status: 0 compatible, 1 incompatible (or warnings with
+    /// --fail-on-warning), 2 bad input or usage.
     Check {
         /// Pulsar's strategy name (BACKWARD, FORWARD, FULL, *_TRANSITIVE, ALWAYS_COMPATIBLE,
-        /// ALWAYS_INCOMPATIBLE).
-        #[arg(long, short, default_value = "FULL", value_parser = parse_strategy)]
-        strategy: Strategy,
+        /// ALWAYS_INCOMPATIBLE). Default: the topic's with --admin-url, else FULL.
+        #[arg(long, short, value_parser = parse_strategy)]
+        strategy: Option<Strategy>,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Exit 1 when the check finds warnings, even if the broker would accept the schema.
+        #[arg(long)]
+        fail_on_warning: bool,
+        /// The existing schema, as an input of its own: a .proto file, a directory or git
+        /// tree (.git#ref=main,subdir=proto) holding NEW's file or --root's message, Pulsar
+        /// schema JSON (one, or a saved `schemas get --all-version` history), or a descriptor
+        /// set. Repeat it for a history, oldest first.
+        #[arg(long, value_name = "INPUT")]
+        against: Vec<String>,
+        /// An import root for the --against side only (a directory or git tree input is its
+        /// own first root). Without it a .proto --against file has the current directory.
+        #[arg(long, value_name = "DIR")]
+        against_include: Vec<PathBuf>,
+        #[command(flatten)]
+        broker: broker::BrokerArgs,
         #[command(flatten)]
         input: InputArgs,
         /// Raise or lower a resource limit, as the broker's -Dprotocompat.limit.NAME does
@@ -57,19 +78,21 @@ enum Command {
         /// lists them).
         #[arg(long, value_parser = parse_profile, default_value = "pip246")]
         profile: &'static Profile,
-        /// The existing schemas, oldest first, then the proposed schema last. Each is Pulsar
-        /// schema JSON, a .proto file, or a binary FileDescriptorSet (.pb, .binpb, .desc).
-        #[arg(required = true, value_name = "EXISTING... NEW")]
-        files: Vec<PathBuf>,
+        /// The existing schemas, oldest first, then the proposed schema last; or NEW alone with
+        /// --against or --admin-url. Each is a .proto file, a directory (with --root), Pulsar
+        /// schema JSON, or a binary FileDescriptorSet (.pb, .binpb, .desc).
+        #[arg(required = true, value_name = "[EXISTING]... NEW")]
+        inputs: Vec<String>,
     },
-    /// Print the Pulsar schema data for a schema file: the JSON the broker stores, or with
-    /// --upload the file `pulsar-admin schemas upload --filename` takes.
+    /// Print the Pulsar schema data for a schema file: the JSON the broker stores (what the
+    /// Java client uploads for the same descriptors), or with --upload the file
+    /// `pulsar-admin schemas upload --filename` takes.
     Schema {
         #[arg(long)]
         upload: bool,
         #[command(flatten)]
         input: InputArgs,
-        file: PathBuf,
+        file: String,
     },
     /// List the rules a profile runs: each rule ID, whether it fails a check or only warns, and
     /// what it finds. Without --profile, every profile.
@@ -82,28 +105,14 @@ enum Command {
 
 #[derive(clap::Args)]
 struct InputArgs {
-    /// The root message's full name (pkg.Order), for .proto and descriptor-set files; optional
-    /// when the file declares one top-level message.
+    /// The root message's full name (pkg.Order); optional when the file declares one
+    /// top-level message. An --against directory or tree is searched for it.
     #[arg(long)]
     root: Option<String>,
-    /// A directory to find .proto imports in (the file's own directory is searched last).
+    /// An import root for NEW (and the inputs before it), as protoc's -I: a .proto file is
+    /// named by its path under the first root holding it. Default: the current directory.
     #[arg(short = 'I', long = "include", value_name = "DIR")]
     include: Vec<PathBuf>,
-}
-
-impl InputArgs {
-    fn options(self) -> InputOptions {
-        InputOptions {
-            root: self.root,
-            include: self.include,
-        }
-    }
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Format {
-    Text,
-    Json,
 }
 
 fn parse_strategy(name: &str) -> Result<Strategy, String> {
@@ -119,22 +128,40 @@ fn main() -> ExitCode {
         Command::Check {
             strategy,
             format,
+            fail_on_warning,
+            against,
+            against_include,
+            broker,
             input,
             limits,
             profile,
-            files,
-        } => match parse_limits(&limits) {
-            Ok(limits) => check(strategy, format, limits, profile, &input.options(), &files),
-            Err(message) => {
-                eprintln!("protocompat: {message}");
-                ExitCode::from(EXIT_BAD_INPUT)
+            inputs,
+        } => {
+            let request = check::Request {
+                strategy,
+                format,
+                fail_on_warning,
+                against,
+                against_include,
+                broker,
+                root: input.root,
+                include: input.include,
+                profile,
+                inputs,
+            };
+            match parse_limits(&limits) {
+                Ok(limits) => check::run(request, limits),
+                Err(message) => {
+                    eprintln!("protocompat: {message}");
+                    ExitCode::from(EXIT_BAD_INPUT)
+                }
             }
-        },
+        }
         Command::Schema {
             upload,
             input,
             file,
-        } => schema(upload, &input.options(), &file),
+        } => schema(upload, &input, &file),
         Command::Rules { profile } => {
             let profiles = match profile {
                 Some(profile) => vec![profile],
@@ -176,7 +203,7 @@ fn rules(profiles: &[&Profile]) -> String {
 }
 
 /// How a limit is spelled on this command line.
-fn limit_flag(name: &str) -> String {
+pub fn limit_flag(name: &str) -> String {
     format!("--limit {}", name.strip_prefix("limit.").unwrap_or(name))
 }
 
@@ -201,104 +228,28 @@ fn parse_limits(given: &[String]) -> Result<Limits, String> {
     Ok(settings.limits)
 }
 
-fn check(
-    strategy: Strategy,
-    format: Format,
-    limits: Limits,
-    profile: &'static Profile,
-    options: &InputOptions,
-    files: &[PathBuf],
-) -> ExitCode {
-    // Bad input is said on stderr, and with --format json also as an error object on stdout,
-    // so that a tool reading stdout is never left with nothing to parse.
-    let refuse = |file: &Path, rule: Option<&str>, message: &str| {
-        if let Format::Json = format {
-            let error = serde_json::json!({
-                "error": { "file": file.display().to_string(), "rule": rule, "message": message }
-            });
-            print_out(&serde_json::to_string_pretty(&error).expect("JSON renders"));
+fn schema(upload: bool, input: &InputArgs, file: &str) -> ExitCode {
+    let loaded = input::Spec::parse(file).and_then(|spec| {
+        input::load(
+            &spec,
+            &input::SideOptions {
+                root_message: input.root.as_deref(),
+                includes: &input.include,
+                counterpart: None,
+            },
+        )
+    });
+    let data = match loaded {
+        Ok(mut loaded) if loaded.len() == 1 => loaded.remove(0).data,
+        Ok(loaded) => {
+            return bad_input(
+                file,
+                &format!(
+                    "holds {} schemas (a history); `schema` prints one",
+                    loaded.len()
+                ),
+            )
         }
-        match rule {
-            Some(rule) => bad_input(file, &format!("{rule}: {message}")),
-            None => bad_input(file, message),
-        }
-    };
-    let mut data = Vec::with_capacity(files.len());
-    for file in files {
-        match input::load(file, options) {
-            Ok(bytes) => data.push(bytes),
-            Err(message) => return refuse(file, None, &message),
-        }
-    }
-    let (proposed, existing) = data.split_last().expect("clap requires at least one file");
-    let existing: Vec<&[u8]> = existing.iter().map(Vec::as_slice).collect();
-    let (new_file, existing_files) = files.split_last().expect("one file at least");
-
-    let checker = Checker::with_limits(Bounds::NONE, limits).with_profile(profile);
-    let report = match checker.check(&existing, proposed, strategy) {
-        Ok(report) => report,
-        Err(CheckError::Schema(e)) => {
-            let file = match e.schema.which {
-                SchemaRef::New => new_file,
-                SchemaRef::Existing(index) => &existing_files[index],
-            };
-            let hint = e
-                .setting
-                .map(|setting| format!(" ({}=N raises it)", limit_flag(setting)))
-                .unwrap_or_default();
-            return refuse(file, Some(e.rule.id()), &format!("{}{hint}", e.message));
-        }
-        Err(internal) => {
-            let message = internal.render(limit_flag);
-            if let Format::Json = format {
-                let error = serde_json::json!({ "error": { "file": null, "rule": null, "message": message } });
-                print_out(&serde_json::to_string_pretty(&error).expect("JSON renders"));
-            }
-            eprintln!("protocompat: {message}");
-            return ExitCode::from(EXIT_BAD_INPUT);
-        }
-    };
-
-    match format {
-        Format::Text => {
-            let mut lines = vec![report.summary()];
-            lines.extend(report.failures.iter().map(|f| f.render()));
-            lines.extend(
-                report
-                    .warnings
-                    .iter()
-                    .map(|w| format!("warning: {}", w.render())),
-            );
-            let unlisted = report.total_failures + report.total_warnings
-                - report.failures.len()
-                - report.warnings.len();
-            if unlisted > 0 {
-                lines.push(format!("… and {unlisted} more findings not shown"));
-            }
-            lines.extend(
-                existing_files
-                    .iter()
-                    .enumerate()
-                    .map(|(index, file)| format!("existing #{index}: {}", file.display())),
-            );
-            lines.push(format!("new: {}", new_file.display()));
-            print_out(&lines.join("\n"));
-        }
-        Format::Json => {
-            let mut json = serde_json::to_value(&report).expect("a report serializes");
-            json["files"] = serde_json::json!({
-                "existing": existing_files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
-                "new": new_file.display().to_string(),
-            });
-            print_out(&serde_json::to_string_pretty(&json).expect("JSON renders"));
-        }
-    }
-    ExitCode::from(if report.compatible { 0 } else { 1 })
-}
-
-fn schema(upload: bool, options: &InputOptions, file: &Path) -> ExitCode {
-    let data = match input::load(file, options) {
-        Ok(data) => data,
         Err(message) => return bad_input(file, &message),
     };
     // Refuse to print schema data the broker plugin would refuse.
@@ -320,12 +271,12 @@ fn schema(upload: bool, options: &InputOptions, file: &Path) -> ExitCode {
 }
 
 /// Prints `text` and a newline; a closed pipe (`| head`) is not an error worth a panic.
-fn print_out(text: &str) {
+pub fn print_out(text: &str) {
     let mut stdout = std::io::stdout().lock();
     let _ = writeln!(stdout, "{text}").and_then(|()| stdout.flush());
 }
 
-fn bad_input(file: &Path, message: &str) -> ExitCode {
-    eprintln!("protocompat: {}: {message}", file.display());
+pub fn bad_input(file: &str, message: &str) -> ExitCode {
+    eprintln!("protocompat: {file}: {message}");
     ExitCode::from(EXIT_BAD_INPUT)
 }

@@ -3,38 +3,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
-}
+mod support;
 
-fn case(name: &str, side: &str) -> PathBuf {
-    fixtures()
-        .join("compat")
-        .join(name)
-        .join(side)
-        .join("order.proto")
-}
-
-fn protocompat(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_protocompat"))
-        .args(args)
-        .output()
-        .expect("protocompat runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("protocompat-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use support::*;
 
 #[test]
 fn compatible_pair_exits_0_and_says_so() {
@@ -73,9 +44,9 @@ fn incompatible_pair_exits_1_and_lists_findings() {
         stdout.starts_with("Incompatible PROTOBUF_NATIVE schema"),
         "{stdout}"
     );
-    assert!(stdout.contains("FIELD_KIND_CHANGED shop.Order.total (field 2): writer=message shop.Money reader=message shop.Price [BACKWARD, existing #0 "), "{stdout}");
+    assert!(stdout.contains("FIELD_KIND_CHANGED shop.Order.total (field 2): writer=message shop.Money reader=message shop.Price [BACKWARD, existing[0] "), "{stdout}");
     assert!(
-        stdout.contains(&format!("existing #0: {}", old.display())),
+        stdout.contains(&format!("existing[0]: {}", old.display())),
         "{stdout}"
     );
 }
@@ -116,7 +87,10 @@ fn the_conservative_profile_rejects_what_the_default_warns_about() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("\nTYPE_CHANGED shop.Order.id (field 1): writer=int64 reader=string [FULL"),
+        stdout.contains(
+            "\ntests/fixtures/compat/scalar_type_changed/new/order.proto:3:17: TYPE_CHANGED \
+             shop.Order.id (field 1): writer=int64 reader=string [FULL"
+        ),
         "{stdout}"
     );
     let mut default: Vec<&str> = args("pip246").to_vec();
@@ -196,8 +170,10 @@ fn json_output_is_the_report() {
     assert_eq!(json["compatible"], false);
     assert_eq!(json["strategy"], "FULL");
     assert_eq!(json["failures"].as_array().unwrap().len(), 9);
+    assert_eq!(json["reportVersion"], 1);
+    assert_eq!(json["failed"], true);
     assert_eq!(
-        json["files"]["new"],
+        json["inputs"]["new"],
         path(&case("multiple_findings", "new"))
     );
 }
@@ -252,7 +228,7 @@ fn proto_that_does_not_compile_exits_2_with_the_location() {
         "syntax = \"proto3\";\nmessage Order { int64 id = 1 }\n",
     )
     .unwrap();
-    let out = protocompat(&["check", path(&file)]);
+    let out = protocompat(&["check", "-I", path(&dir), path(&file), path(&file)]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
     assert!(
@@ -305,7 +281,11 @@ fn schema_files_for_pulsar_admin_check_like_their_sources() {
                 .unwrap()
                 .contains("\"rootMessageTypeName\":\"shop.Order\""));
         } else {
-            assert_eq!(json["rootFileDescriptorName"], "order.proto");
+            // Named as protoc names it: its path under the import root, the current directory.
+            assert_eq!(
+                json["rootFileDescriptorName"],
+                "tests/fixtures/compat/maps/new/order.proto"
+            );
         }
         let file = dir.join(format!("{side}.json"));
         std::fs::write(&file, &out.stdout).unwrap();
@@ -373,8 +353,8 @@ fn descriptor_set_files_and_transitive_histories() {
     ]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("FIELD_NUMBER_CHANGED shop.Order.note (field 2): writer=number 2 reader=number 3 [FULL_TRANSITIVE, existing #0"), "{stdout}");
-    assert!(stdout.contains("[FULL_TRANSITIVE, existing #1"), "{stdout}");
+    assert!(stdout.contains("FIELD_NUMBER_CHANGED shop.Order.note (field 2): writer=number 2 reader=number 3 [FULL_TRANSITIVE, existing[0]"), "{stdout}");
+    assert!(stdout.contains("[FULL_TRANSITIVE, existing[1]"), "{stdout}");
 }
 
 /// Every `$ protocompat …` transcript in the README is what the command prints today.
@@ -464,8 +444,15 @@ fn an_editions_proto_is_unsupported_with_the_protoc_command() {
     let file = editions_data("order.proto");
     let dir = file.parent().unwrap();
     for args in [
-        vec!["check", path(&file)],
-        vec!["schema", "--root", "shop.Order", path(&file)],
+        vec!["check", "-I", path(dir), path(&file)],
+        vec![
+            "schema",
+            "-I",
+            path(dir),
+            "--root",
+            "shop.Order",
+            path(&file),
+        ],
     ] {
         let out = protocompat(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -491,7 +478,14 @@ fn an_editions_proto_is_unsupported_with_the_protoc_command() {
         assert!(!stderr.contains("found 'edition'"), "{stderr}");
         assert!(out.stdout.is_empty());
     }
-    let named = protocompat(&["check", "--root", "shop.Order", path(&file)]);
+    let named = protocompat(&[
+        "check",
+        "-I",
+        path(dir),
+        "--root",
+        "shop.Order",
+        path(&file),
+    ]);
     assert!(
         text(&named.stderr)
             .trim_end()
@@ -504,8 +498,15 @@ fn an_editions_proto_is_unsupported_with_the_protoc_command() {
 #[test]
 fn an_editions_import_is_unsupported_naming_the_imported_file() {
     let file = editions_data("uses_order.proto");
-    let imported = editions_data("order.proto");
-    let out = protocompat(&["check", "--root", "shop.basket.Basket", path(&file)]);
+    let imported = editions_data("order.proto").canonicalize().unwrap();
+    let out = protocompat(&[
+        "check",
+        "-I",
+        path(file.parent().unwrap()),
+        "--root",
+        "shop.basket.Basket",
+        path(&file),
+    ]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
     assert!(
@@ -513,7 +514,12 @@ fn an_editions_import_is_unsupported_naming_the_imported_file() {
             "protocompat: {}: UNSUPPORTED_FEATURE: the imported file `order.proto` ({}) uses \
              Protobuf Editions (edition = \"2023\")",
             path(&file),
-            path(&imported)
+            // Shown from the current directory, as a CI annotation needs it.
+            path(
+                imported
+                    .strip_prefix(repo().canonicalize().unwrap())
+                    .unwrap()
+            )
         )),
         "{stderr}"
     );
@@ -548,7 +554,8 @@ fn an_editions_import_is_unsupported_naming_the_imported_file() {
     )
     .unwrap();
     let inc = dir.join("inc");
-    let out = protocompat(&["schema", "-I", path(&inc), path(&root)]);
+    let src = dir.join("src");
+    let out = protocompat(&["schema", "-I", path(&inc), "-I", path(&src), path(&root)]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
     assert!(
@@ -573,7 +580,7 @@ fn an_editions_import_is_unsupported_naming_the_imported_file() {
 #[test]
 fn a_proto3_file_that_mentions_edition_compiles() {
     let file = editions_data("mentions_edition.proto");
-    let out = protocompat(&["schema", path(&file)]);
+    let out = protocompat(&["schema", "-I", path(file.parent().unwrap()), path(&file)]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["rootMessageTypeName"], "shop.Edition");

@@ -370,7 +370,7 @@ impl Checker {
         Ok(work.walked)
     }
 
-    /// `canRead` in one direction between the new schema and existing schema #`index`, walked
+    /// `canRead` in one direction between the new schema and existing[`index`], walked
     /// and remembered. The schemas are decoded only here and in [`Self::walk_both_ways`], so a
     /// warm check decodes nothing.
     fn walk_one_way(

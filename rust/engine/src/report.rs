@@ -33,8 +33,15 @@ pub struct Finding {
 }
 
 impl Finding {
-    /// One line: `RULE path (field N): writer=… reader=… [STRATEGY, existing #i sha: direction]`.
+    /// One line: `RULE path (field N): writer=… reader=… [STRATEGY, existing[i] sha: direction]`,
+    /// where `existing[i]` is the schema's index among those compared, oldest first.
     pub fn render(&self) -> String {
+        self.render_naming(&|index| format!("existing[{index}]"))
+    }
+
+    /// [`Finding::render`], with the existing schema at `index` called `name(index)`: a caller
+    /// that knows Pulsar's version numbers names the version.
+    pub fn render_naming(&self, name: &dyn Fn(usize) -> String) -> String {
         let mut line = format!("{} {}", self.rule, self.path);
         if let Some(number) = self.field_number {
             line.push_str(&format!(" (field {number})"));
@@ -58,7 +65,7 @@ impl Finding {
             sha256,
         }) = &self.existing
         {
-            line.push_str(&format!(", existing #{index} {sha256}"));
+            line.push_str(&format!(", {} {sha256}", name(*index)));
         }
         if let Some(direction) = self.direction {
             line.push_str(&format!(": {direction}"));
@@ -298,7 +305,7 @@ mod tests {
         assert_eq!(
             report.failures[0].render(),
             "FIELD_KIND_CHANGED shop.Order.total (field 2): writer=int64 reader=string \
-             [FULL, existing #1 b2bd95d49882: new writes, existing reads]"
+             [FULL, existing[1] b2bd95d49882: new writes, existing reads]"
         );
         assert_eq!(report.warnings[0].rule, RuleId::ScalarTypeChanged);
         assert_eq!(report.warnings[0].severity, Severity::Warning);

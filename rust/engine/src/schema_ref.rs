@@ -1,6 +1,6 @@
 //! Which schema of a check something is about: asked of a [`crate::SchemaSource`] by
 //! position ([`SchemaRef`]), and shown to users with its digest ([`NamedSchema`]), in errors
-//! (`existing schema #1 (sha256 …)`) and findings (`existing #1 …`, `"existing": {"index": 1,
+//! (`existing[1] (sha256 …)`) and findings (`existing[1] …`, `"existing": {"index": 1,
 //! "sha256": …}`).
 
 use std::fmt;
@@ -41,13 +41,13 @@ impl NamedSchema {
     }
 }
 
-/// As an error names it: `new schema (sha256 …)`, `existing schema #1 (sha256 …)`.
+/// As an error names it: `new schema (sha256 …)`, `existing[1] (sha256 …)`.
 impl fmt::Display for NamedSchema {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.which {
             SchemaRef::New => write!(f, "new schema (sha256 {})", self.sha256),
             SchemaRef::Existing(index) => {
-                write!(f, "existing schema #{index} (sha256 {})", self.sha256)
+                write!(f, "existing[{index}] (sha256 {})", self.sha256)
             }
         }
     }
@@ -167,7 +167,7 @@ mod tests {
         let new = NamedSchema::new(SchemaRef::New, "1986ca17d81e");
         let old = NamedSchema::new(SchemaRef::Existing(1), "b2bd95d49882");
         assert_eq!(new.to_string(), "new schema (sha256 1986ca17d81e)");
-        assert_eq!(old.to_string(), "existing schema #1 (sha256 b2bd95d49882)");
+        assert_eq!(old.to_string(), "existing[1] (sha256 b2bd95d49882)");
         assert_eq!(
             serde_json::to_string(&old).unwrap(),
             r#"{"index":1,"sha256":"b2bd95d49882"}"#

@@ -211,7 +211,7 @@ fn a_finding_names_everything_rules_md_asks_for() {
         finding.render(),
         format!(
             "FIELD_KIND_CHANGED shop.Order.id (field 1): writer=int64 reader=message shop.Id \
-             [BACKWARD, existing #0 {}: existing writes, new reads]",
+             [BACKWARD, existing[0] {}: existing writes, new reads]",
             short_sha256(&old)
         )
     );

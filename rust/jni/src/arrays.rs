@@ -50,7 +50,7 @@ impl<'a, 'local> JavaSchemas<'a, 'local> {
             env.delete_local_ref(element);
             if missing {
                 return Err(BridgeError::Input(format!(
-                    "existing schema #{index} has no schema data (null)"
+                    "existing[{index}] has no schema data (null)"
                 )));
             }
         }

@@ -67,9 +67,9 @@ class BrokerConservativeProfileIT {
         assertTrue(message.contains(" under FULL (profile conservative): 2 violations"), message);
         // FULL compares with the latest version only, which Pulsar passes as the only one (#0).
         assertTrue(message.contains("TYPE_CHANGED shop.Order.quantity (field 2): writer=int32 reader=int64 [FULL, "
-                + "existing #0 "), message);
+                + "existing[0] "), message);
         assertTrue(message.contains("TYPE_CHANGED shop.Order.quantity (field 2): writer=int64 reader=int32 [FULL, "
-                + "existing #0 "), message);
+                + "existing[0] "), message);
     }
 
     @Test

@@ -239,7 +239,7 @@ class BrokerSchemaEvolutionIT {
         Answer next = rest.upload(topic, editionsCase("allowed_changes").oldSchema());
         assertEquals(409, next.status(), next.toString());
         String message = SchemaRest.errorMessage(next);
-        assertTrue(message.startsWith("UNSUPPORTED_FEATURE: existing schema #0 (sha256 "), message);
+        assertTrue(message.startsWith("UNSUPPORTED_FEATURE: existing[0] (sha256 "), message);
     }
 
     /**

@@ -62,7 +62,7 @@ class BadInputTest {
     @MethodSource("cases")
     void asAnExistingSchema(BadCase c) {
         String message = rejected(List.of(good, schema(c.data())), good);
-        assertTrue(message.startsWith(c.rule() + ": existing schema #1 (sha256 "), message);
+        assertTrue(message.startsWith(c.rule() + ": existing[1] (sha256 "), message);
         assertEquals(List.of(), c.missingFrom(message), message);
     }
 
@@ -71,7 +71,7 @@ class BadInputTest {
         assertTrue(rejected(List.of(good), null).contains("the new schema has no schema data"));
         SchemaData empty = SchemaData.builder().type(SchemaType.PROTOBUF_NATIVE).build();
         assertTrue(rejected(List.of(good), empty).contains("the new schema has no schema data"));
-        assertTrue(rejected(Arrays.asList(good, null), good).contains("existing schema #1 has no schema data"));
+        assertTrue(rejected(Arrays.asList(good, null), good).contains("existing[1] has no schema data"));
     }
 
     private static String rejected(List<SchemaData> from, SchemaData to) {

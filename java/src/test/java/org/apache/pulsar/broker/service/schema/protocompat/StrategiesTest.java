@@ -59,8 +59,8 @@ class StrategiesTest {
         String oldestFirst = rejected(List.of(v1, v2), v3, strategy);
         String newestFirst = rejected(List.of(v2, v1), v3, strategy);
         assertTrue(oldestFirst.contains("FIELD_KIND_CHANGED shop.Order.total (field 2)"), oldestFirst);
-        assertTrue(oldestFirst.contains("existing #0"), oldestFirst);
-        assertTrue(newestFirst.contains("existing #1"), newestFirst);
+        assertTrue(oldestFirst.contains("existing[0]"), oldestFirst);
+        assertTrue(newestFirst.contains("existing[1]"), newestFirst);
         assertEquals(oldestFirst.lines().count(), newestFirst.lines().count());
         // The latest version alone, as the broker passes it for the non-transitive strategy.
         assertDoesNotThrow(() -> CHECK.checkCompatible(v2, v3, strategy));

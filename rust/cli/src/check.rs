@@ -1,0 +1,231 @@
+//! `protocompat check`: loads each side with its own roots, decides which existing schemas the
+//! broker would compare, runs the engine, and reports in the asked format.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use protocompat::{Bounds, CheckError, Checker, Limits, Profile, SchemaRef, Strategy};
+
+use crate::broker::{self, BrokerArgs};
+use crate::input::{self, Loaded, SideOptions, Spec};
+use crate::output::{self, Format, Run};
+use crate::{limit_flag, print_out, EXIT_BAD_INPUT};
+
+pub struct Request {
+    pub strategy: Option<Strategy>,
+    pub format: Format,
+    pub fail_on_warning: bool,
+    pub against: Vec<String>,
+    pub against_include: Vec<PathBuf>,
+    pub broker: BrokerArgs,
+    pub root: Option<String>,
+    pub include: Vec<PathBuf>,
+    pub profile: &'static Profile,
+    pub inputs: Vec<String>,
+}
+
+/// Bad input or usage: said on stderr, and on stdout in the asked format, so that a tool
+/// reading stdout is never left with nothing to parse.
+fn refuse(format: Format, file: Option<&str>, rule: Option<&str>, message: &str) -> ExitCode {
+    if let Some(out) = output::render_error(format, file, rule, message) {
+        print_out(&out);
+    }
+    let message = match rule {
+        Some(rule) => format!("{rule}: {message}"),
+        None => message.to_owned(),
+    };
+    match file {
+        Some(file) => eprintln!("protocompat: {file}: {message}"),
+        None => eprintln!("protocompat: {message}"),
+    }
+    ExitCode::from(EXIT_BAD_INPUT)
+}
+
+pub fn run(request: Request, limits: Limits) -> ExitCode {
+    let format = request.format;
+    let (new_input, positional) = request.inputs.split_last().expect("clap requires NEW");
+    let sides = [
+        !positional.is_empty(),
+        !request.against.is_empty(),
+        request.broker.admin_url.is_some(),
+    ];
+    if sides.iter().filter(|&&given| given).count() > 1 {
+        return refuse(
+            format,
+            None,
+            None,
+            "give the existing side one way only: inputs before NEW, --against, or \
+             --admin-url with --topic",
+        );
+    }
+    // Inputs are read in the order given, so the first bad one is the one named; --against
+    // inputs come after NEW, whose root file they look for.
+    let mut existing: Vec<Loaded> = Vec::new();
+    for spec in positional {
+        match load_side(spec, request.root.as_deref(), &request.include, None) {
+            Ok(loaded) => existing.extend(loaded),
+            Err(message) => return refuse(format, Some(spec), None, &message),
+        }
+    }
+    let new = match load_one(new_input, request.root.as_deref(), &request.include, None) {
+        Ok(new) => new,
+        Err(message) => return refuse(format, Some(new_input), None, &message),
+    };
+    let (new_root, new_file) = input::root_of(&new.data).unzip();
+    if !sides.contains(&true) {
+        // Whatever is wrong with the new schema is said first, as the broker would say it.
+        if let Err(e) = protocompat::Schema::decode(&new.data) {
+            return refuse(format, Some(&new.label), Some(e.rule.id()), &e.message);
+        }
+        return refuse(
+            format,
+            Some(&new.label),
+            None,
+            "nothing to compare it with: give the existing schema before it \
+             (protocompat check OLD NEW), as --against INPUT (a file, a directory, \
+             .git#ref=main), or as a topic's history with --admin-url URL --topic TOPIC",
+        );
+    }
+
+    let mut notes = Vec::new();
+    let mut strategy = request.strategy;
+    if let Some(url) = &request.broker.admin_url {
+        let (topic, history) = match broker::fetch(&request.broker) {
+            Ok(fetched) => fetched,
+            Err(message) => return refuse(format, Some(url), None, &message),
+        };
+        match (strategy, history.strategy) {
+            (Some(given), Ok(broker)) if given != broker => notes.push(format!(
+                "--strategy {} replaces the topic's {}",
+                given.name(),
+                broker.name()
+            )),
+            (Some(_), _) => {}
+            (None, Ok(broker)) => strategy = Some(broker),
+            (None, Err(message)) => return refuse(format, Some(url), None, &message),
+        }
+        if history.schemas.is_empty() {
+            notes.push(format!(
+                "{topic} has no schema: the broker stores the first one without a check"
+            ));
+        }
+        existing = history.schemas;
+    } else if !request.against.is_empty() {
+        // The existing side looks for the new side's message, in its file if it has one.
+        let root = request.root.as_deref().or(new_root.as_deref());
+        for spec in &request.against {
+            match load_side(spec, root, &request.against_include, new_file.as_deref()) {
+                Ok(loaded) => existing.extend(loaded),
+                Err(message) => return refuse(format, Some(spec), None, &message),
+            }
+        }
+    }
+    report(&request, limits, strategy, new, existing, notes)
+}
+
+/// The broker compares a non-transitive strategy with the latest version only.
+fn compared(strategy: Strategy, mut existing: Vec<Loaded>, notes: &mut Vec<String>) -> Vec<Loaded> {
+    let transitive = matches!(
+        strategy,
+        Strategy::BackwardTransitive | Strategy::ForwardTransitive | Strategy::FullTransitive
+    );
+    if !transitive && existing.len() > 1 && !strategy.directions().is_empty() {
+        let held = existing.len();
+        existing.drain(..held - 1);
+        notes.push(format!(
+            "{} compares the latest of the {held} existing schemas only, as the broker does; \
+             {}_TRANSITIVE compares them all",
+            strategy.name(),
+            strategy.name()
+        ));
+    }
+    existing
+}
+
+fn report(
+    request: &Request,
+    limits: Limits,
+    strategy: Option<Strategy>,
+    new: Loaded,
+    existing: Vec<Loaded>,
+    mut notes: Vec<String>,
+) -> ExitCode {
+    let format = request.format;
+    let strategy = strategy.unwrap_or(Strategy::Full);
+    let existing = if let Some(stored) = existing.iter().find(|e| e.data == new.data) {
+        // The broker looks the bytes up among all versions first, and a match is not checked.
+        notes.push(format!(
+            "the new schema is byte for byte {}: the broker answers with that version and checks nothing",
+            stored.label
+        ));
+        Vec::new()
+    } else {
+        compared(strategy, existing, &mut notes)
+    };
+    let data: Vec<&[u8]> = existing.iter().map(|e| e.data.as_slice()).collect();
+    let checker = Checker::with_limits(Bounds::NONE, limits).with_profile(request.profile);
+    let report = match checker.check(&data, &new.data, strategy) {
+        Ok(report) => report,
+        Err(CheckError::Schema(e)) => {
+            let label = match e.schema.which {
+                SchemaRef::New => &new.label,
+                SchemaRef::Existing(index) => &existing[index].label,
+            };
+            let hint = e
+                .setting
+                .map(|setting| format!(" ({}=N raises it)", limit_flag(setting)))
+                .unwrap_or_default();
+            return refuse(
+                format,
+                Some(label),
+                Some(e.rule.id()),
+                &format!("{}{hint}", e.message),
+            );
+        }
+        Err(internal) => return refuse(format, None, None, &internal.render(limit_flag)),
+    };
+    let run = Run::new(
+        &report,
+        strategy,
+        &new,
+        &existing,
+        &notes,
+        request.fail_on_warning,
+    );
+    print_out(&output::render(format, &run));
+    ExitCode::from(if run.failed() { 1 } else { 0 })
+}
+
+/// The new side: one schema.
+fn load_one(
+    spec: &str,
+    root: Option<&str>,
+    includes: &[PathBuf],
+    counterpart: Option<&str>,
+) -> Result<Loaded, String> {
+    let mut loaded = load_side(spec, root, includes, counterpart)?;
+    match loaded.len() {
+        1 => Ok(loaded.remove(0)),
+        n => Err(format!(
+            "holds {n} schemas (a history); the new side is one schema, and a history goes \
+             before it or after --against"
+        )),
+    }
+}
+
+fn load_side(
+    spec: &str,
+    root: Option<&str>,
+    includes: &[PathBuf],
+    counterpart: Option<&str>,
+) -> Result<Vec<Loaded>, String> {
+    let spec = Spec::parse(spec)?;
+    input::load(
+        &spec,
+        &SideOptions {
+            root_message: root,
+            includes,
+            counterpart,
+        },
+    )
+}

@@ -1,0 +1,280 @@
+//! Turns what the user names into Pulsar PROTOBUF_NATIVE schema data, the bytes the broker
+//! would hold, so the engine sees exactly what a broker sees. Each side of a check is loaded
+//! with import roots of its own.
+
+mod descriptor_set;
+mod editions;
+mod git;
+mod proto;
+mod pulsar;
+pub mod roots;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use prost_types::FileDescriptorSet;
+use protocompat::model::SchemaData;
+
+use roots::{Root, Roots};
+
+/// One schema of a side, ready for the engine.
+pub struct Loaded {
+    pub data: Vec<u8>,
+    /// How the user knows it: a file, `.git#ref=main:acme/order.proto`, `version 3`.
+    pub label: String,
+    /// Pulsar's version number, where the input gives it.
+    pub version: Option<i64>,
+    /// Where its declarations are written, for a schema compiled from `.proto` source.
+    pub sources: Option<Sources>,
+}
+
+/// The descriptors of a compiled schema with their source positions, and where each file is.
+pub struct Sources {
+    pub set: FileDescriptorSet,
+    /// File name in the set → the path that opens it.
+    pub files: BTreeMap<String, String>,
+}
+
+/// An input as written on the command line: a path, or a git tree at a ref.
+#[derive(Debug, PartialEq)]
+pub enum Spec {
+    Path(PathBuf),
+    Git {
+        repo: PathBuf,
+        rev: String,
+        subdir: String,
+        label: String,
+    },
+}
+
+impl Spec {
+    /// `path`, `dir#subdir=proto`, `.git#ref=main,subdir=proto` (Buf's `branch=`, `tag=` and
+    /// `commit=` are read as `ref=`). A path ending in `.git` is a repository at HEAD.
+    pub fn parse(text: &str) -> Result<Spec, String> {
+        let (path, options) = match text.split_once('#') {
+            Some((path, options)) => (path, Some(options)),
+            None => (text, None),
+        };
+        let mut rev = None;
+        let mut subdir = String::new();
+        for option in options.into_iter().flat_map(|o| o.split(',')) {
+            match option.split_once('=') {
+                Some(("ref" | "branch" | "tag" | "commit", value)) if !value.is_empty() => {
+                    rev = Some(value.to_owned())
+                }
+                Some(("subdir", value)) => subdir = value.to_owned(),
+                _ => {
+                    return Err(format!(
+                        "input `{text}`: unknown option `{option}`; an input takes ref=REF \
+                         (or branch=, tag=, commit=) and subdir=DIR, as in .git#ref=main,subdir=proto"
+                    ))
+                }
+            }
+        }
+        let path = if path.is_empty() { "." } else { path };
+        let is_git_dir = path.trim_end_matches('/').ends_with(".git");
+        match rev.or_else(|| is_git_dir.then(|| "HEAD".to_owned())) {
+            Some(rev) => Ok(Spec::Git {
+                repo: PathBuf::from(path),
+                rev,
+                subdir,
+                label: text.to_owned(),
+            }),
+            None if subdir.is_empty() => Ok(Spec::Path(PathBuf::from(path))),
+            None => Ok(Spec::Path(Path::new(path).join(subdir))),
+        }
+    }
+}
+
+/// What a side is loaded with besides its input.
+pub struct SideOptions<'a> {
+    /// The root message's full name, from --root, or the other side's.
+    pub root_message: Option<&'a str>,
+    /// Import roots besides the input's own (a directory or tree is its own first root).
+    pub includes: &'a [PathBuf],
+    /// In a directory or tree, the file to compare: the other side's root file.
+    pub counterpart: Option<&'a str>,
+}
+
+/// Files of a directory or tree looked at to find the one that declares the root message.
+const MAX_SCANNED_FILES: usize = 20_000;
+
+/// Every schema `spec` names: one for a file, each version for a saved history.
+pub fn load(spec: &Spec, options: &SideOptions) -> Result<Vec<Loaded>, String> {
+    match spec {
+        Spec::Git {
+            repo,
+            rev,
+            subdir,
+            label,
+        } => {
+            let tree = git::read_tree(repo, rev, subdir, label)?;
+            one(in_tree(Root::Tree(Rc::new(tree)), options)?)
+        }
+        Spec::Path(path) if path.is_dir() => one(in_tree(Root::Dir(path.clone()), options)?),
+        Spec::Path(path) => load_file(path, options),
+    }
+}
+
+fn one(loaded: Loaded) -> Result<Vec<Loaded>, String> {
+    Ok(vec![loaded])
+}
+
+fn load_file(path: &Path, options: &SideOptions) -> Result<Vec<Loaded>, String> {
+    let shown = path.display().to_string();
+    let extension = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if extension == "proto" {
+        if !path.is_file() {
+            return Err("cannot read the file: no such file".to_owned());
+        }
+        let roots = Roots::from_includes(options.includes);
+        let name = roots.name_of(path)?;
+        return one(proto::compile(&roots, &name, &shown, options.root_message)?);
+    }
+    let bytes = fs::read(path).map_err(|e| format!("cannot read the file: {e}"))?;
+    if matches!(extension.as_str(), "pb" | "binpb" | "desc" | "protoset") {
+        return one(Loaded {
+            data: descriptor_set::wrap(bytes, None, options.root_message)?,
+            label: shown,
+            version: None,
+            sources: None,
+        });
+    }
+    let schemas = pulsar::schemas(bytes)?;
+    let several = schemas.len() > 1;
+    Ok(schemas
+        .into_iter()
+        .enumerate()
+        .map(|(index, schema)| Loaded {
+            label: match (schema.version, several) {
+                (Some(version), _) => format!("{shown} (version {version})"),
+                (None, true) => format!("{shown} [{index}]"),
+                (None, false) => shown.clone(),
+            },
+            data: schema.data,
+            version: schema.version,
+            sources: None,
+        })
+        .collect())
+}
+
+/// The schema of a directory or tree: the other side's root file if it has one by that name,
+/// else the one file that declares the root message.
+fn in_tree(first: Root, options: &SideOptions) -> Result<Loaded, String> {
+    let mut roots = vec![first.clone()];
+    roots.extend(options.includes.iter().cloned().map(Root::Dir));
+    let roots = Roots(roots);
+    if let Some(name) = options
+        .counterpart
+        .filter(|name| roots.find(name).is_some())
+    {
+        return proto::compile(&roots, name, &first.display(name), options.root_message);
+    }
+    let Some(message) = options.root_message else {
+        return Err(format!(
+            "{} is a directory of .proto files: name the root message with --root so that the \
+             file declaring it is found",
+            roots.describe()
+        ));
+    };
+    let found = proto::files_declaring(&roots, message, MAX_SCANNED_FILES)?;
+    match found.as_slice() {
+        [name] => proto::compile(&roots, name, &first.display(name), Some(message)),
+        [] => Err(format!(
+            "no .proto file of {} declares `{message}`{}",
+            first_label(&first),
+            options
+                .counterpart
+                .map(|name| format!(" (and it has no `{name}`)"))
+                .unwrap_or_default()
+        )),
+        several => Err(format!(
+            "{} files of {} declare `{message}`: {}",
+            several.len(),
+            first_label(&first),
+            several.join(", ")
+        )),
+    }
+}
+
+fn first_label(root: &Root) -> String {
+    match root {
+        Root::Dir(dir) => dir.display().to_string(),
+        Root::Tree(tree) => tree.label.clone(),
+    }
+}
+
+/// The root message and root file a schema's data names, to find the same in another side.
+pub fn root_of(data: &[u8]) -> Option<(String, String)> {
+    SchemaData::parse(data)
+        .ok()
+        .map(|d| (d.root_message, d.root_file))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use base64::Engine as _;
+    use serde_json::Value;
+
+    fn data(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/editions")
+            .join(name)
+    }
+
+    /// A descriptor set protoc made of an Editions file reaches the schema data byte for byte:
+    /// the `edition` field and the feature options, which prost-types 0.14 has no fields for,
+    /// are not lost to a decode and re-encode. (Whether the engine accepts it is its business.)
+    #[test]
+    fn a_protoc_editions_descriptor_set_is_wrapped_unchanged() {
+        let pb = data("order.pb");
+        let bytes = fs::read(&pb).unwrap();
+        for root in [None, Some("shop.Order"), Some("Order")] {
+            let options = SideOptions {
+                root_message: root,
+                includes: &[],
+                counterpart: None,
+            };
+            let loaded = load(&Spec::Path(pb.clone()), &options).unwrap();
+            let json: Value = serde_json::from_slice(&loaded[0].data).unwrap();
+            let set = base64::engine::general_purpose::STANDARD
+                .decode(json["fileDescriptorSet"].as_str().unwrap())
+                .unwrap();
+            assert_eq!(set, bytes, "--root {root:?}");
+            assert_eq!(json["rootMessageTypeName"], "shop.Order");
+            assert_eq!(json["rootFileDescriptorName"], "order.proto");
+        }
+    }
+
+    #[test]
+    fn inputs_are_paths_or_git_trees() {
+        assert_eq!(
+            Spec::parse("v1/order.proto"),
+            Ok(Spec::Path("v1/order.proto".into()))
+        );
+        assert_eq!(
+            Spec::parse("v1#subdir=proto"),
+            Ok(Spec::Path("v1/proto".into()))
+        );
+        assert_eq!(
+            Spec::parse(".git#branch=main,subdir=proto"),
+            Ok(Spec::Git {
+                repo: ".git".into(),
+                rev: "main".into(),
+                subdir: "proto".into(),
+                label: ".git#branch=main,subdir=proto".into(),
+            })
+        );
+        assert!(matches!(Spec::parse("../repo.git"), Ok(Spec::Git { rev, .. }) if rev == "HEAD"));
+        assert!(Spec::parse(".git#depth=1")
+            .unwrap_err()
+            .contains("unknown option `depth=1`"));
+    }
+}

@@ -1,0 +1,129 @@
+//! Where a finding is written: the file, line and column of the field (or oneof, or message)
+//! its path names, in the `.proto` source a schema was compiled from.
+
+use std::collections::HashMap;
+
+use prost_types::DescriptorProto;
+use serde::Serialize;
+
+use crate::input::Sources;
+
+/// A 1-based position in a file, as editors and CI annotations count.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Position {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// Every message of a compiled schema by full name, with where its declaration is.
+pub struct Index<'a> {
+    sources: &'a Sources,
+    messages: HashMap<String, Declared<'a>>,
+}
+
+struct Declared<'a> {
+    file: usize,
+    path: Vec<i32>,
+    message: &'a DescriptorProto,
+}
+
+/// Field numbers of `DescriptorProto` and `FileDescriptorProto` in source-info paths.
+const FILE_MESSAGE: i32 = 4;
+const NESTED_MESSAGE: i32 = 3;
+const FIELD: i32 = 2;
+const ONEOF: i32 = 8;
+
+impl<'a> Index<'a> {
+    pub fn new(sources: &'a Sources) -> Index<'a> {
+        let mut messages = HashMap::new();
+        for (file_index, file) in sources.set.file.iter().enumerate() {
+            let scope = match file.package() {
+                "" => String::new(),
+                package => format!("{package}."),
+            };
+            let mut pending: Vec<(String, Vec<i32>, &DescriptorProto)> = file
+                .message_type
+                .iter()
+                .enumerate()
+                .map(|(i, m)| (scope.clone(), vec![FILE_MESSAGE, i as i32], m))
+                .collect();
+            while let Some((scope, path, message)) = pending.pop() {
+                let full = format!("{scope}{}", message.name());
+                for (i, nested) in message.nested_type.iter().enumerate() {
+                    let mut nested_path = path.clone();
+                    nested_path.extend([NESTED_MESSAGE, i as i32]);
+                    pending.push((format!("{full}."), nested_path, nested));
+                }
+                messages.insert(
+                    full,
+                    Declared {
+                        file: file_index,
+                        path,
+                        message,
+                    },
+                );
+            }
+        }
+        Index { sources, messages }
+    }
+
+    /// The position of what `path` (`pkg.Order.items.price`, fields after the root message)
+    /// names, and whether it was found whole; else of the deepest part found.
+    pub fn locate(&self, root: &str, path: &str) -> Option<(Position, bool)> {
+        let rest = path.strip_prefix(root)?;
+        let mut current = self.messages.get(root)?;
+        let mut at = (current.file, current.path.clone());
+        let segments: Vec<&str> = rest.split('.').filter(|s| !s.is_empty()).collect();
+        let mut whole = true;
+        for (i, segment) in segments.iter().enumerate() {
+            let message = current.message;
+            if let Some(index) = message.field.iter().position(|f| f.name() == *segment) {
+                let mut field_path = current.path.clone();
+                field_path.extend([FIELD, index as i32]);
+                at = (current.file, field_path);
+                let type_name = message.field[index].type_name().trim_start_matches('.');
+                match self.messages.get(type_name) {
+                    Some(next) => current = next,
+                    None => {
+                        whole = i + 1 == segments.len();
+                        break;
+                    }
+                }
+            } else if let Some(index) = message.oneof_decl.iter().position(|o| o.name() == *segment)
+            {
+                let mut oneof_path = current.path.clone();
+                oneof_path.extend([ONEOF, index as i32]);
+                at = (current.file, oneof_path);
+                whole = i + 1 == segments.len();
+                break;
+            } else {
+                whole = false;
+                break;
+            }
+        }
+        self.position(at.0, &at.1).map(|p| (p, whole))
+    }
+
+    fn position(&self, file: usize, path: &[i32]) -> Option<Position> {
+        let descriptor = &self.sources.set.file[file];
+        let location = descriptor
+            .source_code_info
+            .as_ref()?
+            .location
+            .iter()
+            .find(|l| l.path == path)?;
+        let (line, column) = (*location.span.first()?, *location.span.get(1)?);
+        let name = descriptor.name();
+        Some(Position {
+            file: self
+                .sources
+                .files
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| name.to_owned()),
+            line: line as u32 + 1,
+            column: column as u32 + 1,
+        })
+    }
+}

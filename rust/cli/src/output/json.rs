@@ -1,0 +1,53 @@
+//! For tools: the engine's report, versioned, with each finding's source position and each
+//! existing schema's name. README "JSON output" documents every field; a change that breaks
+//! a reader raises `reportVersion`.
+
+use serde_json::{json, Value};
+
+use super::Run;
+
+/// Raised whenever a field is removed or changes meaning; added fields keep it.
+pub const REPORT_VERSION: u32 = 1;
+
+pub fn render(run: &Run) -> String {
+    let mut report = serde_json::to_value(run.report).expect("a report serializes");
+    for (key, list) in [
+        ("failures", &run.report.failures),
+        ("warnings", &run.report.warnings),
+    ] {
+        let Some(Value::Array(items)) = report.get_mut(key) else {
+            continue;
+        };
+        for (item, finding) in items.iter_mut().zip(list) {
+            item["location"] = json!(run.position(finding));
+            if let Some(existing) = item.get_mut("existing").filter(|e| e.is_object()) {
+                let index = existing["index"].as_u64().unwrap_or_default() as usize;
+                existing["version"] = json!(run.existing.get(index).and_then(|e| e.version));
+            }
+        }
+    }
+    let mut out = json!({ "reportVersion": REPORT_VERSION, "failed": run.failed() });
+    let (Value::Object(out_fields), Value::Object(fields)) = (&mut out, report) else {
+        unreachable!("both are objects");
+    };
+    out_fields.extend(fields);
+    out["inputs"] = json!({
+        "new": run.new.label,
+        "existing": run.existing.iter().enumerate().map(|(index, e)| json!({
+            "index": index,
+            "label": e.label,
+            "version": e.version,
+        })).collect::<Vec<_>>(),
+    });
+    out["notes"] = json!(run.notes);
+    serde_json::to_string_pretty(&out).expect("JSON renders")
+}
+
+/// Bad input: `{"reportVersion": 1, "error": {"file", "rule", "message"}}`.
+pub fn error(file: Option<&str>, rule: Option<&str>, message: &str) -> String {
+    let error = json!({
+        "reportVersion": REPORT_VERSION,
+        "error": { "file": file, "rule": rule, "message": message },
+    });
+    serde_json::to_string_pretty(&error).expect("JSON renders")
+}

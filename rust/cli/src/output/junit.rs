@@ -1,0 +1,175 @@
+//! For CI dashboards (GitLab, Jenkins, GitHub test reporters): JUnit XML, one test case per
+//! existing schema compared, failing with that schema's findings.
+
+use std::fmt::Write as _;
+
+use protocompat::{Finding, SchemaRef};
+
+use super::Run;
+
+pub fn render(run: &Run) -> String {
+    let suite = format!(
+        "protocompat {} {} (profile {})",
+        run.strategy.name(),
+        run.new.label,
+        run.report.profile
+    );
+    let mut cases = Vec::new();
+    // Findings of the strategy itself (ALWAYS_INCOMPATIBLE, UNKNOWN_STRATEGY) name no schema.
+    let of_strategy: Vec<&Finding> = run
+        .findings()
+        .filter(|(f, _)| f.existing.is_none())
+        .map(|(f, _)| f)
+        .collect();
+    if !of_strategy.is_empty() || run.existing.is_empty() {
+        cases.push(case(
+            run,
+            &format!("strategy {}", run.strategy.name()),
+            &of_strategy,
+            &[],
+        ));
+    }
+    for (index, existing) in run.existing.iter().enumerate() {
+        let of = |warning: bool| -> Vec<&Finding> {
+            run.findings()
+                .filter(|(f, w)| *w == warning && is_about(f, index))
+                .map(|(f, _)| f)
+                .collect()
+        };
+        let name = format!(
+            "{} against {} ({})",
+            run.new.label,
+            run.name(index),
+            existing.label
+        );
+        cases.push(case(run, &name, &of(false), &of(true)));
+    }
+    let failures = cases.iter().filter(|c| c.contains("<failure")).count();
+    let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        xml,
+        "<testsuites name=\"protocompat\" tests=\"{}\" failures=\"{failures}\" errors=\"0\">",
+        cases.len()
+    );
+    let _ = writeln!(
+        xml,
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"0\">",
+        escape(&suite),
+        cases.len()
+    );
+    for case in cases {
+        xml.push_str(&case);
+    }
+    let mut out = run.report.summary();
+    let unlisted = run.unlisted();
+    if unlisted > 0 {
+        out.push_str(&format!("\n… and {unlisted} more findings not shown"));
+    }
+    let _ = writeln!(xml, "    <system-out>{}</system-out>", escape(&out));
+    xml.push_str("  </testsuite>\n</testsuites>");
+    xml
+}
+
+fn is_about(finding: &Finding, index: usize) -> bool {
+    matches!(finding.existing.as_ref().map(|e| e.which), Some(SchemaRef::Existing(i)) if i == index)
+}
+
+fn case(run: &Run, name: &str, failures: &[&Finding], warnings: &[&Finding]) -> String {
+    let line = |finding: &Finding| match run.position(finding) {
+        Some(at) => format!(
+            "{}:{}:{}: {}",
+            at.file,
+            at.line,
+            at.column,
+            run.render(finding)
+        ),
+        None => run.render(finding),
+    };
+    let mut xml = format!(
+        "    <testcase classname=\"protocompat\" name=\"{}\">\n",
+        escape(name)
+    );
+    let failing: Vec<&Finding> = if run.fail_on_warning {
+        failures.iter().chain(warnings).copied().collect()
+    } else {
+        failures.to_vec()
+    };
+    if let Some(first) = failing.first() {
+        let rules: Vec<&str> = failing.iter().map(|f| f.rule.id()).collect();
+        let body: Vec<String> = failing.iter().map(|f| line(f)).collect();
+        let _ = writeln!(
+            xml,
+            "      <failure type=\"{}\" message=\"{}\">{}</failure>",
+            escape(&dedup(rules).join(" ")),
+            escape(&run.render(first)),
+            escape(&body.join("\n"))
+        );
+    }
+    if !warnings.is_empty() && !run.fail_on_warning {
+        let body: Vec<String> = warnings
+            .iter()
+            .map(|w| format!("warning: {}", line(w)))
+            .collect();
+        let _ = writeln!(
+            xml,
+            "      <system-out>{}</system-out>",
+            escape(&body.join("\n"))
+        );
+    }
+    xml.push_str("    </testcase>\n");
+    xml
+}
+
+fn dedup(mut items: Vec<&str>) -> Vec<&str> {
+    let mut seen = std::collections::HashSet::new();
+    items.retain(|item| seen.insert(*item));
+    items
+}
+
+/// Bad input: a suite whose one test case is in error, with the message.
+pub fn error(file: Option<&str>, rule: Option<&str>, message: &str) -> String {
+    let name = file.unwrap_or("input");
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <testsuites name=\"protocompat\" tests=\"1\" failures=\"0\" errors=\"1\">\n  \
+         <testsuite name=\"protocompat\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">\n    \
+         <testcase classname=\"protocompat\" name=\"{}\">\n      \
+         <error type=\"{}\" message=\"{}\"/>\n    </testcase>\n  </testsuite>\n</testsuites>",
+        escape(name),
+        escape(rule.unwrap_or("BAD_INPUT")),
+        escape(message)
+    )
+}
+
+/// Text as XML character data or an attribute value; characters XML 1.0 cannot hold at all
+/// (control characters other than tab and newline) become U+FFFD.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // Kept in attribute values, where a raw newline or tab would read as a space.
+            '\n' | '\t' | '\r' => out.push_str(&format!("&#{};", c as u32)),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xml_escapes_markup_and_drops_what_xml_cannot_hold() {
+        assert_eq!(
+            escape("a<b & \"c\"\n\u{1}"),
+            "a&lt;b &amp; &quot;c&quot;&#10;\u{FFFD}"
+        );
+    }
+}

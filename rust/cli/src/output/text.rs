@@ -1,0 +1,37 @@
+//! For people: the summary, one line per finding (`file:line:col: ` first where the source is
+//! known, as compilers print), then which schema is which and what the strategy asked.
+
+use super::Run;
+
+pub fn render(run: &Run) -> String {
+    let mut lines = vec![run.report.summary()];
+    for (finding, warning) in run.findings() {
+        let mut line = String::new();
+        if let Some(at) = run.position(finding) {
+            line.push_str(&format!("{}:{}:{}: ", at.file, at.line, at.column));
+        }
+        if warning {
+            line.push_str("warning: ");
+        }
+        line.push_str(&run.render(finding));
+        lines.push(line);
+    }
+    let unlisted = run.unlisted();
+    if unlisted > 0 {
+        lines.push(format!("… and {unlisted} more findings not shown"));
+    }
+    lines.push(format!("new: {}", run.new.label));
+    for (index, existing) in run.existing.iter().enumerate() {
+        match existing.version {
+            // The label already names the version.
+            Some(_) => lines.push(format!("{}: {}", run.name(index), existing.label)),
+            None => lines.push(format!("existing[{index}]: {}", existing.label)),
+        }
+    }
+    lines.extend(run.obligation());
+    lines.extend(run.notes.iter().map(|note| format!("note: {note}")));
+    if run.fail_on_warning && run.report.compatible && run.report.total_warnings > 0 {
+        lines.push("failed: --fail-on-warning, and the check found warnings".to_owned());
+    }
+    lines.join("\n")
+}

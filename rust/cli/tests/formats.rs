@@ -1,0 +1,157 @@
+//! Each output format, byte for byte, against a golden file in `tests/golden/`. A change to a
+//! format shows up here as a diff to review; `PROTOCOMPAT_WRITE_GOLDEN=1 cargo test -p
+//! protocompat-cli --test formats` rewrites the files.
+
+mod support;
+
+use std::path::PathBuf;
+
+use support::*;
+
+/// v1 against v3 of `examples/shop`: failures and warnings, each side with its own root.
+const CHECK: &[&str] = &[
+    "check",
+    "--root",
+    "shop.Order",
+    "--against",
+    "examples/shop/v1",
+    "-I",
+    "examples/shop/v3",
+    "examples/shop/v3/order.proto",
+];
+
+/// v1 against v2 with one more warning-free change: compatible.
+const COMPATIBLE: &[&str] = &[
+    "check",
+    "--root",
+    "shop.Order",
+    "--against",
+    "examples/shop/v1",
+    "-I",
+    "examples/shop/v2",
+    "examples/shop/v2/order.proto",
+];
+
+/// A bad existing schema: an import cycle.
+const BAD: &[&str] = &[
+    "check",
+    "--root",
+    "shop.Order",
+    "tests/fixtures/bad/import_cycle.schema",
+    "examples/shop/v1/order.proto",
+];
+
+fn golden(name: &str) -> PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name)
+}
+
+/// Runs `args` with `--format format` (and `extra`), and compares stdout and the exit status
+/// with `tests/golden/NAME`.
+fn check_golden(name: &str, args: &[&str], format: &str, extra: &[&str]) {
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--format", format]);
+    all.extend(extra);
+    let out = protocompat(&all);
+    let actual = format!(
+        "exit {}\n{}",
+        out.status.code().unwrap_or(-1),
+        text(&out.stdout)
+    );
+    let file = golden(name);
+    if std::env::var_os("PROTOCOMPAT_WRITE_GOLDEN").is_some() {
+        std::fs::write(&file, &actual).unwrap();
+    }
+    let expected = std::fs::read_to_string(&file).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (PROTOCOMPAT_WRITE_GOLDEN=1 writes it)",
+            file.display()
+        )
+    });
+    assert_eq!(actual, expected, "protocompat {}", all.join(" "));
+}
+
+#[test]
+fn text_format() {
+    check_golden("incompatible.text", CHECK, "text", &[]);
+    check_golden("compatible.text", COMPATIBLE, "text", &[]);
+    check_golden("bad-input.text", BAD, "text", &[]);
+}
+
+#[test]
+fn json_format() {
+    check_golden("incompatible.json", CHECK, "json", &[]);
+    check_golden("compatible.json", COMPATIBLE, "json", &[]);
+    check_golden("bad-input.json", BAD, "json", &[]);
+}
+
+#[test]
+fn github_format() {
+    check_golden("incompatible.github", CHECK, "github", &[]);
+    check_golden("bad-input.github", BAD, "github", &[]);
+    check_golden(
+        "fail-on-warning.github",
+        CHECK,
+        "github",
+        &["--fail-on-warning"],
+    );
+}
+
+#[test]
+fn junit_format() {
+    check_golden("incompatible.junit.xml", CHECK, "junit", &[]);
+    check_golden("compatible.junit.xml", COMPATIBLE, "junit", &[]);
+    check_golden("bad-input.junit.xml", BAD, "junit", &[]);
+    check_golden(
+        "fail-on-warning.junit.xml",
+        CHECK,
+        "junit",
+        &["--fail-on-warning"],
+    );
+}
+
+/// Warnings alone pass, unless --fail-on-warning: then exit 1, and the text says why.
+#[test]
+fn fail_on_warning_fails_a_compatible_check_with_warnings() {
+    let (old, new) = (
+        case("scalar_type_changed", "old"),
+        case("scalar_type_changed", "new"),
+    );
+    let args = ["check", "--root", "shop.Order", path(&old), path(&new)];
+    assert_eq!(protocompat(&args).status.code(), Some(0));
+    let mut failing = args.to_vec();
+    failing.push("--fail-on-warning");
+    let out = protocompat(&failing);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).contains("failed: --fail-on-warning, and the check found warnings"),
+        "{}",
+        text(&out.stdout)
+    );
+    // A check without warnings still passes with the flag.
+    let mut clean: Vec<&str> = COMPATIBLE.to_vec();
+    clean.push("--fail-on-warning");
+    assert_eq!(protocompat(&clean).status.code(), Some(0));
+}
+
+/// The JUnit output is XML a parser reads, with a failing test case per failing comparison.
+#[test]
+fn junit_output_parses_as_xml() {
+    let mut args: Vec<&str> = CHECK.to_vec();
+    args.extend(["--format", "junit"]);
+    let xml = text(&protocompat(&args).stdout);
+    let doc = roxmltree::Document::parse(&xml).expect("well-formed XML");
+    let suites = doc.root_element();
+    assert_eq!(suites.tag_name().name(), "testsuites");
+    assert_eq!(suites.attribute("failures"), Some("1"));
+    let failure = doc
+        .descendants()
+        .find(|n| n.has_tag_name("failure"))
+        .expect("a failure");
+    assert!(failure
+        .text()
+        .unwrap()
+        .contains("examples/shop/v3/order.proto:8:3: FIELD_NUMBER_CHANGED shop.Order.note"));
+    assert_eq!(failure.text().unwrap().lines().count(), 5);
+}
