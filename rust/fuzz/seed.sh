@@ -16,7 +16,7 @@ for dir in tests/fixtures/compat/*/ tests/fixtures/conservative/*/; do
   if [ "$folder" = conservative ]; then first=15; else first=5; fi
   root=$(python3 -c 'import json,sys; e=json.load(open(sys.argv[1])); print(e["root_message"])' "$dir/expect.json")
   for side in old new; do
-    "$cli" schema --root "$root" "$dir/$side/order.proto" > "$corpus/schema_json/$case_name-$side.json"
+    "$cli" schema -I "$dir/$side" --root "$root" "$dir/$side/order.proto" > "$corpus/schema_json/$case_name-$side.json"
     python3 - "$corpus/schema_json/$case_name-$side.json" "$corpus/descriptor_set/$case_name-$side" <<'PY'
 import base64, json, sys
 data = json.load(open(sys.argv[1]))

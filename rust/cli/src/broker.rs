@@ -133,7 +133,8 @@ struct Client {
 
 impl Client {
     fn new(args: &BrokerArgs, url: &str) -> Result<Client, String> {
-        let token = match (&args.auth_token, &args.auth_token_file) {
+        let given = args.auth_token.as_deref().filter(|t| !t.trim().is_empty());
+        let token = match (given, &args.auth_token_file) {
             (Some(token), _) => Some(token_value(token)?),
             (None, Some(file)) => Some(read_token(file)?),
             (None, None) => None,

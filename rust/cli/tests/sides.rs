@@ -4,37 +4,7 @@
 
 mod support;
 
-use std::process::Command;
-
 use support::*;
-
-const ORDER: &str = r#"syntax = "proto3";
-package acme.orders.v1;
-import "acme/orders/v1/money.proto";
-message Order {
-  int64 id = 1;
-  Money total = 2;
-}
-"#;
-
-const MONEY_V1: &str = r#"syntax = "proto3";
-package acme.orders.v1;
-message Money {
-  int64 units = 1;
-  string currency = 2;
-}
-"#;
-
-/// The breaking change is in the imported file: `currency` moves to field 3.
-const MONEY_V2: &str = r#"syntax = "proto3";
-package acme.orders.v1;
-message Money {
-  int64 units = 1;
-  string currency = 3;
-}
-"#;
-
-const FILE: &str = "acme/orders/v1/order.proto";
 
 /// `v1/` and `new/`, two versions of one proto tree.
 fn two_trees(name: &str) -> std::path::PathBuf {
@@ -160,25 +130,9 @@ fn a_git_ref_is_the_existing_side() {
             ("proto/acme/orders/v1/money.proto", MONEY_V1),
         ],
     );
-    let git = |args: &[&str]| {
-        let out = Command::new("git")
-            .args([
-                "-c",
-                "user.name=t",
-                "-c",
-                "user.email=t@e",
-                "-c",
-                "init.defaultBranch=main",
-            ])
-            .args(args)
-            .current_dir(&dir)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
-    };
-    git(&["init", "-q"]);
-    git(&["add", "."]);
-    git(&["commit", "-q", "-m", "v1"]);
+    git(&dir, &["init", "-q"]);
+    git(&dir, &["add", "."]);
+    git(&dir, &["commit", "-q", "-m", "v1"]);
     write_tree(&dir, &[("proto/acme/orders/v1/money.proto", MONEY_V2)]);
 
     let new = format!("proto/{FILE}");

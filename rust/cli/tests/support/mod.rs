@@ -61,3 +61,51 @@ pub fn write_tree(dir: &Path, files: &[(&str, &str)]) {
         std::fs::write(path, content).unwrap();
     }
 }
+
+/// A proto tree of two files, the root importing the other: versions 1 and 2 differ in the
+/// imported file only, where `currency` moves from field 2 to field 3 (FIELD_NUMBER_CHANGED).
+pub const ORDER: &str = r#"syntax = "proto3";
+package acme.orders.v1;
+import "acme/orders/v1/money.proto";
+message Order {
+  int64 id = 1;
+  Money total = 2;
+}
+"#;
+
+pub const MONEY_V1: &str = r#"syntax = "proto3";
+package acme.orders.v1;
+message Money {
+  int64 units = 1;
+  string currency = 2;
+}
+"#;
+
+/// The breaking change is in the imported file: `currency` moves to field 3.
+pub const MONEY_V2: &str = r#"syntax = "proto3";
+package acme.orders.v1;
+message Money {
+  int64 units = 1;
+  string currency = 3;
+}
+"#;
+
+pub const FILE: &str = "acme/orders/v1/order.proto";
+
+/// Runs git in `dir` with a fixed identity and branch name; fails the test if git fails.
+pub fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@e",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+}

@@ -30,7 +30,7 @@ final class BenchSchemas {
         Path file = Paths.get(System.getProperty("protocompat.schemas", "bench/schemas"), size + ".proto");
         this.text = Files.readString(file);
         Process cli = new ProcessBuilder(System.getProperty("protocompat.cli", "target/release/protocompat"),
-                "schema", "--root", "bench.Root", file.toString())
+                "schema", "-I", file.getParent().toString(), "--root", "bench.Root", file.toString())
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String json = new String(cli.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!cli.waitFor(1, TimeUnit.MINUTES) || cli.exitValue() != 0) {

@@ -337,8 +337,9 @@ class BrokerSchemaEvolutionIT {
         List<Integer> exits = new ArrayList<>();
         for (int v : new int[] {1, 3}) {
             Path file = dir.resolve("order-v" + v + ".json");
-            Files.write(file, Fixtures.cli("schema", "--upload", "--root", "shop.Order",
-                    Fixtures.root().resolve("../../examples/shop/v" + v + "/order.proto").normalize().toString()));
+            Path source = Fixtures.root().resolve("../../examples/shop/v" + v + "/order.proto").normalize();
+            Files.write(file, Fixtures.cli("schema", "--upload", "-I", source.getParent().toString(),
+                    "--root", "shop.Order", source.toString()));
             Process admin = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider",
                     "-cp", System.getProperty("java.class.path"),

@@ -53,7 +53,10 @@ public final class Fixtures {
     }
 
     private static byte[] runCli(Path file, String rootMessage) {
-        String json = new String(cli("schema", "--root", rootMessage, file.toString()), StandardCharsets.UTF_8);
+        // The file's directory is its import root, so the root file is named `order.proto`, as
+        // `protoc -I dir` names it.
+        String json = new String(cli("schema", "-I", file.getParent().toString(), "--root", rootMessage,
+                file.toString()), StandardCharsets.UTF_8);
         return json.trim().getBytes(StandardCharsets.UTF_8);
     }
 

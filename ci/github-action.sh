@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The GitHub Action's step (action.yml): turns the action's inputs (INPUT_* variables) into one
+# `protocompat check --format github`, whose annotations GitHub puts on the pull request.
+# protocompat is $PROTOCOMPAT, else the one on PATH, else built from the action's checkout.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bin="${PROTOCOMPAT:-}"
+if [ -z "$bin" ]; then
+  if command -v protocompat >/dev/null; then
+    bin=protocompat
+  else
+    echo "::group::Building protocompat"
+    cargo build --release --locked -p protocompat-cli --manifest-path "$here/Cargo.toml"
+    echo "::endgroup::"
+    bin="$here/target/release/protocompat"
+  fi
+fi
+
+schema="${INPUT_SCHEMA:?the action needs its schema input}"
+# action.yml always sets the variable; an empty one means no token.
+[ -n "${PULSAR_AUTH_TOKEN:-}" ] || unset PULSAR_AUTH_TOKEN
+include="${INPUT_INCLUDE:-.}"
+include="${include%/}"
+args=(check --format github --profile "${INPUT_PROFILE:-pip246}" -I "$include")
+[ -z "${INPUT_ROOT:-}" ] || args+=(--root "$INPUT_ROOT")
+[ -z "${INPUT_STRATEGY:-}" ] || args+=(--strategy "$INPUT_STRATEGY")
+[ "${INPUT_FAIL_ON_WARNING:-false}" != true ] || args+=(--fail-on-warning)
+if [ -n "${INPUT_ADMIN_URL:-}" ]; then
+  args+=(--admin-url "$INPUT_ADMIN_URL" --topic "${INPUT_TOPIC:?admin-url needs the topic input}")
+else
+  against="${INPUT_AGAINST:-}"
+  if [ -z "$against" ]; then
+    # A pull request's base branch (checked out with fetch-depth: 0), else the commit before.
+    base="${GITHUB_BASE_REF:+origin/$GITHUB_BASE_REF}"
+    against=".#ref=${base:-HEAD~1}"
+    [ "$include" = . ] || against="$against,subdir=$include"
+  fi
+  args+=(--against "$against")
+fi
+exec "$bin" "${args[@]}" "$schema"

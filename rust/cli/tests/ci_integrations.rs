@@ -1,0 +1,194 @@
+//! The ways into application CI, run as CI runs them: the pre-commit hook's script (and the
+//! hook through the `pre-commit` tool itself, `pre-commit try-repo`) and the GitHub Action's
+//! step script, in a git repository whose last commit changed a schema incompatibly.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use support::*;
+
+/// A repository whose `proto/` tree is committed at version 1 (HEAD~1), then version 2
+/// (HEAD), and whose work tree has version 2 too.
+fn repository(name: &str, root: &str) -> PathBuf {
+    let dir = tempdir(name);
+    let at = |file: &str| format!("{root}{file}");
+    write_tree(
+        &dir,
+        &[
+            (&at("acme/orders/v1/order.proto"), ORDER),
+            (&at("acme/orders/v1/money.proto"), MONEY_V1),
+        ],
+    );
+    git(&dir, &["init", "-q"]);
+    git(&dir, &["add", "."]);
+    git(&dir, &["commit", "-q", "-m", "v1"]);
+    write_tree(&dir, &[(&at("acme/orders/v1/money.proto"), MONEY_V2)]);
+    dir
+}
+
+fn script(name: &str) -> PathBuf {
+    repo().join("ci").join(name)
+}
+
+fn run(dir: &Path, command: &mut Command) -> Output {
+    command
+        .current_dir(dir)
+        .env("PROTOCOMPAT", env!("CARGO_BIN_EXE_protocompat"))
+        .output()
+        .expect("runs")
+}
+
+#[test]
+fn the_pre_commit_script_checks_each_staged_proto_against_head() {
+    let dir = repository("pre-commit-script", "proto/");
+    std::fs::write(
+        dir.join("proto/acme/orders/v1/new.proto"),
+        "syntax = \"proto3\";\nmessage N {}\n",
+    )
+    .unwrap();
+    let out = run(
+        &dir,
+        Command::new("bash").arg(script("pre-commit.sh")).args([
+            "--include=proto",
+            "--strategy=BACKWARD",
+            "proto/acme/orders/v1/order.proto",
+            "proto/acme/orders/v1/new.proto",
+            "README.md",
+        ]),
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains(
+            "proto/acme/orders/v1/money.proto:5:3: FIELD_NUMBER_CHANGED acme.orders.v1.Order.total.currency"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("proto/acme/orders/v1/new.proto is new at HEAD: nothing to compare"),
+        "{stdout}"
+    );
+
+    // Committed: HEAD is version 2, and the same file against it passes.
+    git(&dir, &["add", "."]);
+    git(&dir, &["commit", "-q", "-m", "v2"]);
+    let out = run(
+        &dir,
+        Command::new("bash")
+            .arg(script("pre-commit.sh"))
+            .args(["--include=proto", "proto/acme/orders/v1/order.proto"]),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    // Against the commit before, as --ref names it: the change is found again.
+    let out = run(
+        &dir,
+        Command::new("bash").arg(script("pre-commit.sh")).args([
+            "--include=proto",
+            "--ref=HEAD~1",
+            "proto/acme/orders/v1/order.proto",
+        ]),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
+
+/// The hook as pre-commit runs it from this repository (`pre-commit try-repo`). It runs where
+/// the `pre-commit` tool is installed; `.ci/run` installs it and sets
+/// PROTOCOMPAT_REQUIRE_PRE_COMMIT so that it cannot be skipped there.
+#[test]
+fn the_hook_runs_under_pre_commit_try_repo() {
+    let has_tool = Command::new("pre-commit")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_tool {
+        assert!(
+            std::env::var_os("PROTOCOMPAT_REQUIRE_PRE_COMMIT").is_none(),
+            "pre-commit is not installed (pip install pre-commit)"
+        );
+        eprintln!("skipped: pre-commit is not installed (pip install pre-commit)");
+        return;
+    }
+    let dir = repository("pre-commit-try-repo", "");
+    let out = run(
+        &dir,
+        Command::new("pre-commit")
+            .args([
+                "try-repo",
+                path(&repo().canonicalize().unwrap()),
+                "protocompat",
+                "--files",
+            ])
+            .args(["acme/orders/v1/order.proto", "acme/orders/v1/money.proto"])
+            .env("PRE_COMMIT_HOME", dir.join(".pre-commit-cache")),
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("Pulsar PROTOBUF_NATIVE compatibility (protocompat)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Failed"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "acme/orders/v1/money.proto:5:3: FIELD_NUMBER_CHANGED acme.orders.v1.Money.currency"
+        ),
+        "{stdout}"
+    );
+}
+
+/// The GitHub Action's step, with the inputs action.yml passes it: annotations for GitHub, and
+/// the commit before as the default existing side outside a pull request.
+#[test]
+fn the_action_script_annotates_the_findings() {
+    let dir = repository("action", "proto/");
+    git(&dir, &["add", "."]);
+    git(&dir, &["commit", "-q", "-m", "v2"]);
+    let out = run(
+        &dir,
+        Command::new("bash")
+            .arg(script("github-action.sh"))
+            .env("INPUT_SCHEMA", "proto/acme/orders/v1/order.proto")
+            .env("INPUT_INCLUDE", "proto/")
+            .env("INPUT_STRATEGY", "backward")
+            .env("INPUT_PROFILE", "pip246")
+            .env("INPUT_FAIL_ON_WARNING", "false")
+            .env("PULSAR_AUTH_TOKEN", "")
+            .env_remove("GITHUB_BASE_REF"),
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.starts_with(
+            "::error file=proto/acme/orders/v1/money.proto,line=5,col=3,title=FIELD_NUMBER_CHANGED::\
+             FIELD_NUMBER_CHANGED acme.orders.v1.Order.total.currency (field 2)"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("existing[0]: .#ref=HEAD~1,subdir=proto:acme/orders/v1/order.proto"),
+        "{stdout}"
+    );
+
+    let missing = run(
+        &dir,
+        Command::new("bash")
+            .arg(script("github-action.sh"))
+            .env_remove("INPUT_SCHEMA"),
+    );
+    assert_ne!(missing.status.code(), Some(0));
+    assert!(text(&missing.stderr).contains("the action needs its schema input"));
+}

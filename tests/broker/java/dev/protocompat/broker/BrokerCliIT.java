@@ -1,0 +1,173 @@
+/*
+ * Licensed under the Apache License, Version 2.0.
+ */
+package dev.protocompat.broker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.protocompat.broker.SchemaRest.Answer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.pulsar.broker.service.schema.protocompat.Fixtures;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code protocompat check --admin-url URL --topic TOPIC} against a real broker: the CLI reads
+ * the topic's history and strategy and gives the verdict the broker then gives the same upload,
+ * finding for finding, naming Pulsar's version numbers. A history saved with the real
+ * {@code pulsar-admin schemas get --all-version} gives the same verdict offline.
+ */
+class BrokerCliIT {
+
+    private static StandaloneBroker broker;
+    private static SchemaRest rest;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        broker = StandaloneBroker.start();
+        rest = new SchemaRest(broker.webUrl());
+    }
+
+    @AfterAll
+    static void stopBroker() throws Exception {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    private record Run(int exit, String out, String err) {
+        @Override
+        public String toString() {
+            return "exit " + exit + "\n" + out + err;
+        }
+    }
+
+    private static Run protocompat(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(System.getProperty("protocompat.cli", "target/release/protocompat"));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(2, TimeUnit.MINUTES));
+        return new Run(process.exitValue(), out, err);
+    }
+
+    private static Path shop(int v) {
+        return Fixtures.root().resolve("../../examples/shop/v" + v + "/order.proto").normalize();
+    }
+
+    /** `check` of examples/shop/vN's order.proto (rooted at its directory) with {@code side}. */
+    private static Run checkShop(int v, String... side) throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of("check", "--root", "shop.Order"));
+        args.addAll(List.of(side));
+        args.addAll(List.of("-I", shop(v).getParent().toString(), shop(v).toString()));
+        return protocompat(args.toArray(String[]::new));
+    }
+
+    private static String topicIn(String namespace, String strategy) throws Exception {
+        rest.createNamespace("public/" + namespace, strategy);
+        return "persistent://public/" + namespace + "/orders";
+    }
+
+    /** The findings of a text report, as the broker words them: no position, existing[0]. */
+    private static List<String> findings(String report, String version) {
+        return report.lines()
+                .filter(line -> line.contains(" [FULL, "))
+                .map(line -> line.replaceFirst("^[^ ]+:\\d+:\\d+: ", "").replace(version, "existing[0]"))
+                .collect(Collectors.toList());
+    }
+
+    @Test
+    void aCheckAgainstTheBrokerGivesTheVerdictTheBrokerThenGives() throws Exception {
+        String topic = topicIn("cli-history", "FULL");
+        assertEquals(200, rest.upload(topic, Shop.version(1)).status());
+        assertEquals(200, rest.upload(topic, Shop.version(2)).status());
+
+        Run cli = checkShop(3, "--admin-url", broker.webUrl(), "--topic", topic);
+        assertEquals(1, cli.exit(), cli.toString());
+        // The strategy is the topic's (set on its namespace), and FULL compares the latest
+        // version only, named as Pulsar numbers it.
+        assertTrue(cli.out().contains(" under FULL (profile pip246): 5 violations, 2 warnings against 1 existing schema"),
+                cli.toString());
+        assertTrue(cli.out().contains("[FULL, version 1 "), cli.toString());
+        assertTrue(cli.out().contains("\nversion 1: " + topic + " version 1\n"), cli.toString());
+        assertTrue(cli.out().contains("note: FULL compares the latest of the 2 existing schemas only, as the broker does"),
+                cli.toString());
+
+        Answer refused = rest.upload(topic, Shop.version(3));
+        assertEquals(409, refused.status(), refused.toString());
+        String answer = SchemaRest.errorMessage(refused);
+        List<String> expected = findings(cli.out(), "version 1");
+        assertEquals(7, expected.size(), cli.toString());
+        for (String finding : expected) {
+            assertTrue(answer.contains(finding), "the broker's report lacks\n" + finding + "\n" + answer);
+        }
+        assertEquals(answer.lines().findFirst().orElseThrow(), cli.out().lines().findFirst().orElseThrow());
+    }
+
+    @Test
+    void anEmptyTopicAndAStoredSchemaAreNotChecked() throws Exception {
+        String topic = topicIn("cli-unchecked", "BACKWARD");
+        Run first = checkShop(1, "--admin-url", broker.webUrl(), "--topic", topic);
+        assertEquals(0, first.exit(), first.toString());
+        assertTrue(first.out().contains("note: " + topic + " has no schema: the broker stores the first one without a check"),
+                first.toString());
+
+        assertEquals(200, rest.upload(topic, Shop.version(1)).status());
+        assertEquals(200, rest.upload(topic, Shop.version(2)).status());
+        // v1 again: the broker finds its bytes as version 0 and answers with it, unchecked.
+        Run again = checkShop(1, "--admin-url", broker.webUrl(), "--topic", topic);
+        assertEquals(0, again.exit(), again.toString());
+        assertTrue(again.out().contains("note: the new schema is byte for byte " + topic + " version 0"), again.toString());
+        Answer stored = rest.upload(topic, Shop.version(1));
+        assertEquals(200, stored.status(), stored.toString());
+        assertEquals(0, SchemaRest.version(stored));
+    }
+
+    @Test
+    void aHistorySavedWithPulsarAdminGivesTheSameVerdictOffline() throws Exception {
+        String topic = topicIn("cli-saved", "FULL_TRANSITIVE");
+        assertEquals(200, rest.upload(topic, Shop.version(1)).status());
+        assertEquals(200, rest.upload(topic, Shop.version(2)).status());
+
+        Path dir = Files.createTempDirectory("protocompat-cli-saved");
+        Path conf = dir.resolve("client.conf");
+        Files.writeString(conf, "webServiceUrl=" + broker.webUrl() + "/\n");
+        Process admin = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=error",
+                "-cp", System.getProperty("java.class.path"),
+                "org.apache.pulsar.admin.cli.PulsarAdminTool", conf.toString(),
+                "schemas", "get", "--all-version", topic).start();
+        byte[] saved = admin.getInputStream().readAllBytes();
+        assertTrue(admin.waitFor(2, TimeUnit.MINUTES));
+        assertEquals(0, admin.exitValue(), new String(admin.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+        Path history = dir.resolve("orders-history.json");
+        Files.write(history, saved);
+
+        Run offline = checkShop(3, "--strategy", "FULL_TRANSITIVE", "--against", history.toString());
+        Run online = checkShop(3, "--admin-url", broker.webUrl(), "--topic", topic);
+        assertEquals(1, offline.exit(), offline.toString());
+        assertEquals(1, online.exit(), online.toString());
+        assertTrue(online.out().contains(" under FULL_TRANSITIVE "), online.toString());
+        assertTrue(offline.out().contains("against 2 existing schemas"), offline.toString());
+        // The same findings; the saved file has no version numbers, the broker has.
+        String offlineFindings = offline.out().lines().filter(l -> l.contains(" [FULL_TRANSITIVE, "))
+                .map(l -> l.replaceAll("existing\\[(\\d)\\]", "#$1")).collect(Collectors.joining("\n"));
+        String onlineFindings = online.out().lines().filter(l -> l.contains(" [FULL_TRANSITIVE, "))
+                .map(l -> l.replaceAll("version (\\d)", "#$1")).collect(Collectors.joining("\n"));
+        assertEquals(onlineFindings, offlineFindings);
+        assertTrue(!onlineFindings.isEmpty());
+    }
+}
