@@ -77,7 +77,7 @@ class BrokerCliIT {
 
     private static String topicIn(String namespace, String strategy) throws Exception {
         rest.createNamespace("public/" + namespace, strategy);
-        return "persistent://public/" + namespace + "/orders";
+        return "public/" + namespace + "/orders";
     }
 
     /** The findings of a text report, as the broker words them: no position, existing[0]. */
@@ -94,14 +94,14 @@ class BrokerCliIT {
         assertEquals(200, rest.upload(topic, Shop.version(1)).status());
         assertEquals(200, rest.upload(topic, Shop.version(2)).status());
 
-        Run cli = checkShop(3, "--admin-url", broker.webUrl(), "--topic", topic);
+        Run cli = checkShop(3, "--admin-url", broker.webUrl(), "--topic", "persistent://" + topic);
         assertEquals(1, cli.exit(), cli.toString());
         // The strategy is the topic's (set on its namespace), and FULL compares the latest
         // version only, named as Pulsar numbers it.
         assertTrue(cli.out().contains(" under FULL (profile pip246): 5 violations, 2 warnings against 1 existing schema"),
                 cli.toString());
         assertTrue(cli.out().contains("[FULL, version 1 "), cli.toString());
-        assertTrue(cli.out().contains("\nversion 1: " + topic + " version 1\n"), cli.toString());
+        assertTrue(cli.out().contains("\nversion 1: persistent://" + topic + " version 1\n"), cli.toString());
         assertTrue(cli.out().contains("note: FULL compares the latest of the 2 existing schemas only, as the broker does"),
                 cli.toString());
 
@@ -121,7 +121,7 @@ class BrokerCliIT {
         String topic = topicIn("cli-unchecked", "BACKWARD");
         Run first = checkShop(1, "--admin-url", broker.webUrl(), "--topic", topic);
         assertEquals(0, first.exit(), first.toString());
-        assertTrue(first.out().contains("note: " + topic + " has no schema: the broker stores the first one without a check"),
+        assertTrue(first.out().contains("note: persistent://" + topic + " has no schema: the broker stores the first one without a check"),
                 first.toString());
 
         assertEquals(200, rest.upload(topic, Shop.version(1)).status());
@@ -129,7 +129,8 @@ class BrokerCliIT {
         // v1 again: the broker finds its bytes as version 0 and answers with it, unchecked.
         Run again = checkShop(1, "--admin-url", broker.webUrl(), "--topic", topic);
         assertEquals(0, again.exit(), again.toString());
-        assertTrue(again.out().contains("note: the new schema is byte for byte " + topic + " version 0"), again.toString());
+        assertTrue(again.out().contains("note: the new schema is byte for byte persistent://" + topic + " version 0"),
+                again.toString());
         Answer stored = rest.upload(topic, Shop.version(1));
         assertEquals(200, stored.status(), stored.toString());
         assertEquals(0, SchemaRest.version(stored));
