@@ -5,6 +5,7 @@
 mod descriptor_set;
 mod editions;
 mod git;
+mod java_order;
 mod proto;
 mod pulsar;
 pub mod roots;

@@ -9,8 +9,8 @@ use std::rc::Rc;
 use prost::Message;
 use protocompat::ErrorRule;
 
-use super::descriptor_set;
 use super::roots::{Roots, SideResolver};
+use super::{descriptor_set, java_order};
 use super::{Loaded, Sources};
 
 /// Compiles the file named `name` in `roots`; `shown` is how the user named it.
@@ -36,9 +36,9 @@ pub fn compile(
         return Err(format!("does not compile: {e:?}"));
     }
     let with_sources = compiler.file_descriptor_set();
-    // The schema data carries no source info: the Java client's descriptors have none, and the
-    // bytes must be the ones it would upload.
-    let mut set = with_sources.clone();
+    // The schema data carries no source info (the Java client's descriptors have none) and
+    // lists the files in the client's order: the bytes must be the ones it would upload.
+    let mut set = java_order::order(with_sources.clone(), name);
     for file in &mut set.file {
         file.source_code_info = None;
     }
