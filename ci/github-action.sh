@@ -1,21 +1,10 @@
 #!/usr/bin/env bash
 # The GitHub Action's step (action.yml): turns the action's inputs (INPUT_* variables) into one
 # `protocompat check --format github`, whose annotations GitHub puts on the pull request.
-# protocompat is $PROTOCOMPAT, else the one on PATH, else built from the action's checkout.
 set -euo pipefail
 
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bin="${PROTOCOMPAT:-}"
-if [ -z "$bin" ]; then
-  if command -v protocompat >/dev/null; then
-    bin=protocompat
-  else
-    echo "::group::Building protocompat"
-    cargo build --release --locked -p protocompat-cli --manifest-path "$here/Cargo.toml"
-    echo "::endgroup::"
-    bin="$here/target/release/protocompat"
-  fi
-fi
+# shellcheck source=ci/find-protocompat.sh
+source "$(dirname "${BASH_SOURCE[0]}")/find-protocompat.sh"
 
 schema="${INPUT_SCHEMA:?the action needs its schema input}"
 # action.yml always sets the variable; an empty one means no token.
@@ -38,4 +27,4 @@ else
   fi
   args+=(--against "$against")
 fi
-exec "$bin" "${args[@]}" "$schema"
+exec "$protocompat_bin" "${args[@]}" "$schema"

@@ -7,19 +7,10 @@
 #   --ref=REF        the version to compare with (default HEAD: what the commit changes)
 #   --include=DIR    the import root of the files, in the work tree and at REF (default .)
 # A file that is new at REF has nothing to be compatible with and passes.
-# protocompat is $PROTOCOMPAT, else the one on PATH, else built from this hook's checkout.
 set -euo pipefail
 
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bin="${PROTOCOMPAT:-}"
-if [ -z "$bin" ]; then
-  if command -v protocompat >/dev/null; then
-    bin=protocompat
-  else
-    cargo build --release --locked --quiet -p protocompat-cli --manifest-path "$here/Cargo.toml" >&2
-    bin="$here/target/release/protocompat"
-  fi
-fi
+# shellcheck source=ci/find-protocompat.sh
+source "$(dirname "${BASH_SOURCE[0]}")/find-protocompat.sh"
 
 ref=HEAD
 include=.
@@ -50,7 +41,7 @@ for file in "${files[@]}"; do
   subdir=""
   [ "$include" = . ] || subdir=",subdir=$include"
   set +e
-  "$bin" check "${options[@]}" --against ".#ref=$ref$subdir" -I "$include" "$file"
+  "$protocompat_bin" check "${options[@]}" --against ".#ref=$ref$subdir" -I "$include" "$file"
   code=$?
   set -e
   if [ "$code" -gt "$status" ]; then status=$code; fi

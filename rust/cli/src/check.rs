@@ -6,21 +6,51 @@ use std::process::ExitCode;
 
 use protocompat::{Bounds, CheckError, Checker, Limits, Profile, SchemaRef, Strategy};
 
-use crate::broker::{self, BrokerArgs};
+use crate::broker;
 use crate::input::{self, Loaded, SideOptions, Spec};
 use crate::output::{self, Format, Run};
-use crate::{limit_flag, print_out, EXIT_BAD_INPUT};
+use crate::{
+    limit_flag, parse_limits, parse_profile, parse_strategy, print_out, InputArgs, EXIT_BAD_INPUT,
+};
 
+#[derive(clap::Args)]
 pub struct Request {
+    /// Pulsar's strategy name (BACKWARD, FORWARD, FULL, *_TRANSITIVE, ALWAYS_COMPATIBLE,
+    /// ALWAYS_INCOMPATIBLE). Default: the topic's with --admin-url, else FULL.
+    #[arg(long, short, value_parser = parse_strategy)]
     pub strategy: Option<Strategy>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Exit 1 when the check finds warnings, even if the broker would accept the schema.
+    #[arg(long)]
     pub fail_on_warning: bool,
+    /// The existing schema, as an input of its own: a .proto file, a directory or git
+    /// tree (.git#ref=main,subdir=proto) holding NEW's file or --root's message, Pulsar
+    /// schema JSON (one, or a saved `schemas get --all-version` history), or a descriptor
+    /// set. Repeat it for a history, oldest first.
+    #[arg(long, value_name = "INPUT")]
     pub against: Vec<String>,
+    /// An import root for the --against side only (a directory or git tree input is its
+    /// own first root). Without it a .proto --against file has the current directory.
+    #[arg(long, value_name = "DIR")]
     pub against_include: Vec<PathBuf>,
-    pub broker: BrokerArgs,
-    pub root: Option<String>,
-    pub include: Vec<PathBuf>,
+    #[command(flatten)]
+    pub broker: broker::BrokerArgs,
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Raise or lower a resource limit, as the broker's -Dprotocompat.limit.NAME does
+    /// (maxSchemaBytes, maxFiles, maxMessages, maxFields, maxFieldComparisons, ...);
+    /// repeatable.
+    #[arg(long = "limit", value_name = "NAME=N")]
+    pub limits: Vec<String>,
+    /// The rule profile, as the broker's -Dprotocompat.profile picks it (`protocompat rules`
+    /// lists them).
+    #[arg(long, value_parser = parse_profile, default_value = "pip246")]
     pub profile: &'static Profile,
+    /// The existing schemas, oldest first, then the proposed schema last; or NEW alone with
+    /// --against or --admin-url. Each is a .proto file, a directory (with --root), Pulsar
+    /// schema JSON, or a binary FileDescriptorSet (.pb, .binpb, .desc).
+    #[arg(required = true, value_name = "[EXISTING]... NEW")]
     pub inputs: Vec<String>,
 }
 
@@ -41,8 +71,12 @@ fn refuse(format: Format, file: Option<&str>, rule: Option<&str>, message: &str)
     ExitCode::from(EXIT_BAD_INPUT)
 }
 
-pub fn run(request: Request, limits: Limits) -> ExitCode {
+pub fn run(request: Request) -> ExitCode {
     let format = request.format;
+    let limits = match parse_limits(&request.limits) {
+        Ok(limits) => limits,
+        Err(message) => return refuse(format, None, None, &message),
+    };
     let (new_input, positional) = request.inputs.split_last().expect("clap requires NEW");
     let sides = [
         !positional.is_empty(),
@@ -62,12 +96,22 @@ pub fn run(request: Request, limits: Limits) -> ExitCode {
     // inputs come after NEW, whose root file they look for.
     let mut existing: Vec<Loaded> = Vec::new();
     for spec in positional {
-        match load_side(spec, request.root.as_deref(), &request.include, None) {
+        match load_side(
+            spec,
+            request.input.root.as_deref(),
+            &request.input.include,
+            None,
+        ) {
             Ok(loaded) => existing.extend(loaded),
             Err(message) => return refuse(format, Some(spec), None, &message),
         }
     }
-    let new = match load_one(new_input, request.root.as_deref(), &request.include, None) {
+    let new = match load_one(
+        new_input,
+        request.input.root.as_deref(),
+        &request.input.include,
+        None,
+    ) {
         Ok(new) => new,
         Err(message) => return refuse(format, Some(new_input), None, &message),
     };
@@ -112,7 +156,7 @@ pub fn run(request: Request, limits: Limits) -> ExitCode {
         existing = history.schemas;
     } else if !request.against.is_empty() {
         // The existing side looks for the new side's message, in its file if it has one.
-        let root = request.root.as_deref().or(new_root.as_deref());
+        let root = request.input.root.as_deref().or(new_root.as_deref());
         for spec in &request.against {
             match load_side(spec, root, &request.against_include, new_file.as_deref()) {
                 Ok(loaded) => existing.extend(loaded),

@@ -13,8 +13,6 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use protocompat::{Limits, Profile, Settings, Severity, Strategy, PROFILES};
 
-use output::Format;
-
 /// The same allocator as the broker plugin's library, metered as there, so the CLI's timings
 /// and memory budget match it.
 #[global_allocator]
@@ -45,45 +43,7 @@ enum Command {
     /// inputs (with roots of their own), or a topic's history on a broker (--admin-url with
     /// --topic). Exit status: 0 compatible, 1 incompatible (or warnings with
     /// --fail-on-warning), 2 bad input or usage.
-    Check {
-        /// Pulsar's strategy name (BACKWARD, FORWARD, FULL, *_TRANSITIVE, ALWAYS_COMPATIBLE,
-        /// ALWAYS_INCOMPATIBLE). Default: the topic's with --admin-url, else FULL.
-        #[arg(long, short, value_parser = parse_strategy)]
-        strategy: Option<Strategy>,
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
-        /// Exit 1 when the check finds warnings, even if the broker would accept the schema.
-        #[arg(long)]
-        fail_on_warning: bool,
-        /// The existing schema, as an input of its own: a .proto file, a directory or git
-        /// tree (.git#ref=main,subdir=proto) holding NEW's file or --root's message, Pulsar
-        /// schema JSON (one, or a saved `schemas get --all-version` history), or a descriptor
-        /// set. Repeat it for a history, oldest first.
-        #[arg(long, value_name = "INPUT")]
-        against: Vec<String>,
-        /// An import root for the --against side only (a directory or git tree input is its
-        /// own first root). Without it a .proto --against file has the current directory.
-        #[arg(long, value_name = "DIR")]
-        against_include: Vec<PathBuf>,
-        #[command(flatten)]
-        broker: broker::BrokerArgs,
-        #[command(flatten)]
-        input: InputArgs,
-        /// Raise or lower a resource limit, as the broker's -Dprotocompat.limit.NAME does
-        /// (maxSchemaBytes, maxFiles, maxMessages, maxFields, maxFieldComparisons, ...);
-        /// repeatable.
-        #[arg(long = "limit", value_name = "NAME=N")]
-        limits: Vec<String>,
-        /// The rule profile, as the broker's -Dprotocompat.profile picks it (`protocompat rules`
-        /// lists them).
-        #[arg(long, value_parser = parse_profile, default_value = "pip246")]
-        profile: &'static Profile,
-        /// The existing schemas, oldest first, then the proposed schema last; or NEW alone with
-        /// --against or --admin-url. Each is a .proto file, a directory (with --root), Pulsar
-        /// schema JSON, or a binary FileDescriptorSet (.pb, .binpb, .desc).
-        #[arg(required = true, value_name = "[EXISTING]... NEW")]
-        inputs: Vec<String>,
-    },
+    Check(check::Request),
     /// Print the Pulsar schema data for a schema file: the JSON the broker stores (what the
     /// Java client uploads for the same descriptors), or with --upload the file
     /// `pulsar-admin schemas upload --filename` takes.
@@ -104,59 +64,28 @@ enum Command {
 }
 
 #[derive(clap::Args)]
-struct InputArgs {
+pub struct InputArgs {
     /// The root message's full name (pkg.Order); optional when the file declares one
     /// top-level message. An --against directory or tree is searched for it.
     #[arg(long)]
-    root: Option<String>,
+    pub root: Option<String>,
     /// An import root for NEW (and the inputs before it), as protoc's -I: a .proto file is
     /// named by its path under the first root holding it. Default: the current directory.
     #[arg(short = 'I', long = "include", value_name = "DIR")]
-    include: Vec<PathBuf>,
+    pub include: Vec<PathBuf>,
 }
 
-fn parse_strategy(name: &str) -> Result<Strategy, String> {
+pub fn parse_strategy(name: &str) -> Result<Strategy, String> {
     name.parse()
 }
 
-fn parse_profile(name: &str) -> Result<&'static Profile, String> {
+pub fn parse_profile(name: &str) -> Result<&'static Profile, String> {
     Profile::named(name)
 }
 
 fn main() -> ExitCode {
     match Cli::parse().command {
-        Command::Check {
-            strategy,
-            format,
-            fail_on_warning,
-            against,
-            against_include,
-            broker,
-            input,
-            limits,
-            profile,
-            inputs,
-        } => {
-            let request = check::Request {
-                strategy,
-                format,
-                fail_on_warning,
-                against,
-                against_include,
-                broker,
-                root: input.root,
-                include: input.include,
-                profile,
-                inputs,
-            };
-            match parse_limits(&limits) {
-                Ok(limits) => check::run(request, limits),
-                Err(message) => {
-                    eprintln!("protocompat: {message}");
-                    ExitCode::from(EXIT_BAD_INPUT)
-                }
-            }
-        }
+        Command::Check(request) => check::run(request),
         Command::Schema {
             upload,
             input,
@@ -209,7 +138,7 @@ pub fn limit_flag(name: &str) -> String {
 
 /// `--limit maxFields=N` (or `limit.maxFields=N`) into the engine's limits; the caches are
 /// the broker's business, not the command's.
-fn parse_limits(given: &[String]) -> Result<Limits, String> {
+pub fn parse_limits(given: &[String]) -> Result<Limits, String> {
     let mut settings = Settings::DEFAULT;
     for limit in given {
         let Some((name, value)) = limit.split_once('=') else {

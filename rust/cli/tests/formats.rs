@@ -8,29 +8,23 @@ use std::path::PathBuf;
 
 use support::*;
 
-/// v1 against v3 of `examples/shop`: failures and warnings, each side with its own root.
-const CHECK: &[&str] = &[
-    "check",
-    "--root",
-    "shop.Order",
-    "--against",
-    "examples/shop/v1",
-    "-I",
-    "examples/shop/v3",
-    "examples/shop/v3/order.proto",
-];
-
-/// v1 against v2 with one more warning-free change: compatible.
-const COMPATIBLE: &[&str] = &[
-    "check",
-    "--root",
-    "shop.Order",
-    "--against",
-    "examples/shop/v1",
-    "-I",
-    "examples/shop/v2",
-    "examples/shop/v2/order.proto",
-];
+/// `examples/shop/vN` (N = `new`) against v1, each side with its own root.
+fn shop(new: &str) -> Vec<String> {
+    let dir = format!("examples/shop/{new}");
+    let file = format!("{dir}/order.proto");
+    [
+        "check",
+        "--root",
+        "shop.Order",
+        "--against",
+        "examples/shop/v1",
+        "-I",
+        &dir,
+        &file,
+    ]
+    .map(str::to_owned)
+    .to_vec()
+}
 
 /// A bad existing schema: an import cycle.
 const BAD: &[&str] = &[
@@ -40,6 +34,10 @@ const BAD: &[&str] = &[
     "tests/fixtures/bad/import_cycle.schema",
     "examples/shop/v1/order.proto",
 ];
+
+fn strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
 
 fn golden(name: &str) -> PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -74,25 +72,32 @@ fn check_golden(name: &str, args: &[&str], format: &str, extra: &[&str]) {
 
 #[test]
 fn text_format() {
-    check_golden("incompatible.text", CHECK, "text", &[]);
-    check_golden("compatible.text", COMPATIBLE, "text", &[]);
+    let (v3, v2) = (shop("v3"), shop("v2"));
+    let (check, compatible) = (strs(&v3), strs(&v2));
+    check_golden("incompatible.text", &check, "text", &[]);
+    check_golden("compatible.text", &compatible, "text", &[]);
     check_golden("bad-input.text", BAD, "text", &[]);
 }
 
 #[test]
 fn json_format() {
-    check_golden("incompatible.json", CHECK, "json", &[]);
-    check_golden("compatible.json", COMPATIBLE, "json", &[]);
+    let (v3, v2) = (shop("v3"), shop("v2"));
+    let (check, compatible) = (strs(&v3), strs(&v2));
+    check_golden("incompatible.json", &check, "json", &[]);
+    check_golden("compatible.json", &compatible, "json", &[]);
     check_golden("bad-input.json", BAD, "json", &[]);
 }
 
 #[test]
 fn github_format() {
-    check_golden("incompatible.github", CHECK, "github", &[]);
+    let (v3, v2) = (shop("v3"), shop("v2"));
+    let (check, compatible) = (strs(&v3), strs(&v2));
+    check_golden("incompatible.github", &check, "github", &[]);
+    check_golden("compatible.github", &compatible, "github", &[]);
     check_golden("bad-input.github", BAD, "github", &[]);
     check_golden(
         "fail-on-warning.github",
-        CHECK,
+        &check,
         "github",
         &["--fail-on-warning"],
     );
@@ -100,12 +105,14 @@ fn github_format() {
 
 #[test]
 fn junit_format() {
-    check_golden("incompatible.junit.xml", CHECK, "junit", &[]);
-    check_golden("compatible.junit.xml", COMPATIBLE, "junit", &[]);
+    let (v3, v2) = (shop("v3"), shop("v2"));
+    let (check, compatible) = (strs(&v3), strs(&v2));
+    check_golden("incompatible.junit.xml", &check, "junit", &[]);
+    check_golden("compatible.junit.xml", &compatible, "junit", &[]);
     check_golden("bad-input.junit.xml", BAD, "junit", &[]);
     check_golden(
         "fail-on-warning.junit.xml",
-        CHECK,
+        &check,
         "junit",
         &["--fail-on-warning"],
     );
@@ -130,7 +137,8 @@ fn fail_on_warning_fails_a_compatible_check_with_warnings() {
         text(&out.stdout)
     );
     // A check without warnings still passes with the flag.
-    let mut clean: Vec<&str> = COMPATIBLE.to_vec();
+    let v2 = shop("v2");
+    let mut clean = strs(&v2);
     clean.push("--fail-on-warning");
     assert_eq!(protocompat(&clean).status.code(), Some(0));
 }
@@ -138,7 +146,8 @@ fn fail_on_warning_fails_a_compatible_check_with_warnings() {
 /// The JUnit output is XML a parser reads, with a failing test case per failing comparison.
 #[test]
 fn junit_output_parses_as_xml() {
-    let mut args: Vec<&str> = CHECK.to_vec();
+    let v3 = shop("v3");
+    let mut args = strs(&v3);
     args.extend(["--format", "junit"]);
     let xml = text(&protocompat(&args).stdout);
     let doc = roxmltree::Document::parse(&xml).expect("well-formed XML");
