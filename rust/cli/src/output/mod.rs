@@ -32,6 +32,9 @@ pub struct Run<'a> {
     pub fail_on_warning: bool,
     new_index: Option<Index<'a>>,
     existing_index: Vec<Option<Index<'a>>>,
+    /// The root message of the new schema and of the existing ones: where finding paths start.
+    new_root: Option<String>,
+    existing_root: Option<String>,
 }
 
 impl<'a> Run<'a> {
@@ -55,6 +58,11 @@ impl<'a> Run<'a> {
                 .iter()
                 .map(|e| e.sources.as_ref().map(Index::new))
                 .collect(),
+            new_root: crate::input::root_of(&new.data).map(|r| r.0),
+            existing_root: existing
+                .iter()
+                .find_map(|e| crate::input::root_of(&e.data))
+                .map(|r| r.0),
         }
     }
 
@@ -80,29 +88,21 @@ impl<'a> Run<'a> {
     pub fn position(&self, finding: &Finding) -> Option<Position> {
         // A strategy's own rejection is about no declaration.
         finding.existing.as_ref()?;
-        let root = crate::input::root_of(&self.new.data)?.0;
+        let root = self.new_root.as_deref()?;
         let in_new = self
             .new_index
             .as_ref()
-            .and_then(|index| index.locate(&root, &finding.path));
+            .and_then(|index| index.locate(root, &finding.path));
         if let Some((position, true)) = &in_new {
             return Some(position.clone());
         }
-        let existing = finding
-            .existing
-            .as_ref()
-            .and_then(|schema| match schema.which {
-                protocompat::SchemaRef::Existing(i) => self.existing_index.get(i)?.as_ref(),
-                protocompat::SchemaRef::New => None,
-            });
+        let existing = finding.existing.as_ref().and_then(|schema| match schema.which {
+            protocompat::SchemaRef::Existing(i) => self.existing_index.get(i)?.as_ref(),
+            protocompat::SchemaRef::New => None,
+        });
         if let Some(index) = existing {
-            let root = self
-                .existing
-                .iter()
-                .find_map(|e| crate::input::root_of(&e.data))
-                .map(|r| r.0)
-                .unwrap_or(root);
-            if let Some((position, true)) = index.locate(&root, &finding.path) {
+            let root = self.existing_root.as_deref().unwrap_or(root);
+            if let Some((position, true)) = index.locate(root, &finding.path) {
                 return Some(position);
             }
         }

@@ -45,34 +45,16 @@ class BrokerCliIT {
         }
     }
 
-    private record Run(int exit, String out, String err) {
-        @Override
-        public String toString() {
-            return "exit " + exit + "\n" + out + err;
-        }
-    }
-
-    private static Run protocompat(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(System.getProperty("protocompat.cli", "target/release/protocompat"));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(process.waitFor(2, TimeUnit.MINUTES));
-        return new Run(process.exitValue(), out, err);
-    }
-
-    private static Path shop(int v) {
+    static Path shop(int v) {
         return Fixtures.root().resolve("../../examples/shop/v" + v + "/order.proto").normalize();
     }
 
     /** `check` of examples/shop/vN's order.proto (rooted at its directory) with {@code side}. */
-    private static Run checkShop(int v, String... side) throws IOException, InterruptedException {
+    static CliRun checkShop(int v, String... side) throws IOException, InterruptedException {
         List<String> args = new ArrayList<>(List.of("check", "--root", "shop.Order"));
         args.addAll(List.of(side));
         args.addAll(List.of("-I", shop(v).getParent().toString(), shop(v).toString()));
-        return protocompat(args.toArray(String[]::new));
+        return CliRun.of(args.toArray(String[]::new));
     }
 
     private static String topicIn(String namespace, String strategy) throws Exception {
@@ -94,7 +76,7 @@ class BrokerCliIT {
         assertEquals(200, rest.upload(topic, Shop.version(1)).status());
         assertEquals(200, rest.upload(topic, Shop.version(2)).status());
 
-        Run cli = checkShop(3, "--admin-url", broker.webUrl(), "--topic", "persistent://" + topic);
+        CliRun cli = checkShop(3, "--admin-url", broker.webUrl(), "--topic", "persistent://" + topic);
         assertEquals(1, cli.exit(), cli.toString());
         // The strategy is the topic's (set on its namespace), and FULL compares the latest
         // version only, named as Pulsar numbers it.
@@ -119,7 +101,7 @@ class BrokerCliIT {
     @Test
     void anEmptyTopicAndAStoredSchemaAreNotChecked() throws Exception {
         String topic = topicIn("cli-unchecked", "BACKWARD");
-        Run first = checkShop(1, "--admin-url", broker.webUrl(), "--topic", topic);
+        CliRun first = checkShop(1, "--admin-url", broker.webUrl(), "--topic", topic);
         assertEquals(0, first.exit(), first.toString());
         assertTrue(first.out().contains("note: persistent://" + topic + " has no schema: the broker stores the first one without a check"),
                 first.toString());
@@ -127,7 +109,7 @@ class BrokerCliIT {
         assertEquals(200, rest.upload(topic, Shop.version(1)).status());
         assertEquals(200, rest.upload(topic, Shop.version(2)).status());
         // v1 again: the broker finds its bytes as version 0 and answers with it, unchecked.
-        Run again = checkShop(1, "--admin-url", broker.webUrl(), "--topic", topic);
+        CliRun again = checkShop(1, "--admin-url", broker.webUrl(), "--topic", topic);
         assertEquals(0, again.exit(), again.toString());
         assertTrue(again.out().contains("note: the new schema is byte for byte persistent://" + topic + " version 0"),
                 again.toString());
@@ -157,8 +139,8 @@ class BrokerCliIT {
         Path history = dir.resolve("orders-history.json");
         Files.write(history, saved);
 
-        Run offline = checkShop(3, "--strategy", "FULL_TRANSITIVE", "--against", history.toString());
-        Run online = checkShop(3, "--admin-url", broker.webUrl(), "--topic", topic);
+        CliRun offline = checkShop(3, "--strategy", "FULL_TRANSITIVE", "--against", history.toString());
+        CliRun online = checkShop(3, "--admin-url", broker.webUrl(), "--topic", topic);
         assertEquals(1, offline.exit(), offline.toString());
         assertEquals(1, online.exit(), online.toString());
         assertTrue(online.out().contains(" under FULL_TRANSITIVE "), online.toString());

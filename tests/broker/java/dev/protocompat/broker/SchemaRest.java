@@ -31,6 +31,14 @@ public final class SchemaRest {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String webUrl;
+    /** A token for brokers with authentication on, sent as {@code Authorization: Bearer}. */
+    private String token;
+
+    /** This client, sending {@code token} with every call. */
+    public SchemaRest withToken(String token) {
+        this.token = token;
+        return this;
+    }
 
     public SchemaRest(String webUrl) {
         this.webUrl = webUrl;
@@ -82,13 +90,15 @@ public final class SchemaRest {
     }
 
     private Answer send(String method, String path, String body) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(webUrl + path))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(webUrl + path))
                 .timeout(Duration.ofSeconds(60))
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json")
-                .method(method, HttpRequest.BodyPublishers.ofString(body))
-                .build();
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+                .method(method, HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         return new Answer(response.statusCode(), response.body());
     }
 

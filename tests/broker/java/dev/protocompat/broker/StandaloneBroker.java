@@ -43,17 +43,22 @@ public final class StandaloneBroker implements AutoCloseable {
     private final int bookiePort;
     private final String java;
     private final List<String> jvmOptions;
+    /** The token the broker's readiness probe sends, when authentication is on. */
+    private final String adminToken;
+    private final int webPortTls;
     private final Thread cleanup;
     private Process process;
 
-    private StandaloneBroker(Path dir, String java, List<String> jvmOptions) throws IOException {
+    private StandaloneBroker(Path dir, String java, List<String> jvmOptions, Secured secured) throws IOException {
         this.dir = dir;
         this.java = java;
         this.jvmOptions = List.copyOf(jvmOptions);
-        int[] ports = freePorts(3);
+        int[] ports = freePorts(4);
         this.webPort = ports[0];
         this.brokerPort = ports[1];
         this.bookiePort = ports[2];
+        this.webPortTls = ports[3];
+        this.adminToken = secured == null ? null : secured.adminToken();
         Files.writeString(dir.resolve("standalone.conf"), String.join("\n",
                 "clusterName=standalone",
                 "bindAddress=127.0.0.1",
@@ -67,7 +72,7 @@ public final class StandaloneBroker implements AutoCloseable {
                 "managedLedgerDefaultAckQuorum=1",
                 "managedLedgerCacheSizeMB=32",
                 "allowLoopback=true",
-                "") );
+                "") + (secured == null ? "" : secured.conf(webPortTls)));
         Files.writeString(dir.resolve("log4j2.properties"), String.join("\n",
                 "status = error",
                 "appender.file.type = File",
@@ -103,8 +108,39 @@ public final class StandaloneBroker implements AutoCloseable {
     /** Starts a broker with a fresh data directory on the given {@code java} executable. */
     public static StandaloneBroker start(String java, List<String> jvmOptions)
             throws IOException, InterruptedException {
+        return start(java, jvmOptions, null);
+    }
+
+    /**
+     * A broker with token authentication on (HS256, {@code secretKeyBase64}; role {@code admin},
+     * whose token is {@code adminToken}, is the superuser) and an HTTPS admin port serving
+     * {@code certificate} and {@code key} (PEM), beside the plain one.
+     */
+    public record Secured(String secretKeyBase64, String adminToken, Path certificate, Path key) {
+        String conf(int webPortTls) {
+            return String.join("\n",
+                    "authenticationEnabled=true",
+                    "authenticationProviders=org.apache.pulsar.broker.authentication.AuthenticationProviderToken",
+                    "tokenSecretKey=data:;base64," + secretKeyBase64,
+                    "superUserRoles=admin",
+                    "brokerClientAuthenticationPlugin=org.apache.pulsar.client.impl.auth.AuthenticationToken",
+                    "brokerClientAuthenticationParameters=token:" + adminToken,
+                    "webServicePortTls=" + webPortTls,
+                    "tlsCertificateFilePath=" + certificate,
+                    "tlsKeyFilePath=" + key,
+                    "");
+        }
+    }
+
+    /** {@link #start()} with authentication and HTTPS on, as {@code secured} says. */
+    public static StandaloneBroker startSecured(Secured secured) throws IOException, InterruptedException {
+        return start(Paths.get(System.getProperty("java.home"), "bin", "java").toString(), List.of(), secured);
+    }
+
+    private static StandaloneBroker start(String java, List<String> jvmOptions, Secured secured)
+            throws IOException, InterruptedException {
         StandaloneBroker broker = new StandaloneBroker(Files.createTempDirectory("protocompat-broker"), java,
-                jvmOptions);
+                jvmOptions, secured);
         try {
             broker.launch();
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -116,6 +152,11 @@ public final class StandaloneBroker implements AutoCloseable {
 
     public String webUrl() {
         return "http://127.0.0.1:" + webPort;
+    }
+
+    /** The HTTPS admin URL of a {@link #startSecured} broker. */
+    public String webUrlTls() {
+        return "https://127.0.0.1:" + webPortTls;
     }
 
     public String serviceUrl() {
@@ -168,8 +209,12 @@ public final class StandaloneBroker implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("stdout.log").toFile()))
                 .start();
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest ready = HttpRequest.newBuilder(URI.create(webUrl() + "/admin/v2/namespaces/public"))
-                .timeout(Duration.ofSeconds(5)).build();
+        HttpRequest.Builder probe = HttpRequest.newBuilder(URI.create(webUrl() + "/admin/v2/namespaces/public"))
+                .timeout(Duration.ofSeconds(5));
+        if (adminToken != null) {
+            probe.header("Authorization", "Bearer " + adminToken);
+        }
+        HttpRequest ready = probe.build();
         long deadline = System.nanoTime() + STARTUP.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
