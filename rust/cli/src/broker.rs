@@ -275,7 +275,7 @@ fn versions(body: &str, topic: &str) -> Result<Vec<Loaded>, String> {
         }
         schemas.push(Loaded {
             data: data.as_bytes().to_vec(),
-            label: format!("{topic} version {}", version.unwrap_or(-1)),
+            label: topic.to_owned(),
             version,
             sources: None,
         });

@@ -200,7 +200,7 @@ fn report(
         // The broker looks the bytes up among all versions first, and a match is not checked.
         notes.push(format!(
             "the new schema is byte for byte {}: the broker answers with that version and checks nothing",
-            stored.label
+            stored.describe()
         ));
         Vec::new()
     } else {

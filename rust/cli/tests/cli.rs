@@ -730,3 +730,35 @@ fn rules_lists_each_profiles_rules() {
         text(&unknown.stderr)
     );
 }
+
+/// Old and new swapped under BACKWARD checks the other direction; the report says which input
+/// it took for which, and what the strategy asked of them, so a swap does not pass unseen.
+#[test]
+fn the_report_names_which_input_is_new_and_what_the_strategy_asked() {
+    let (old, new) = (
+        case("allowed_changes", "old"),
+        case("allowed_changes", "new"),
+    );
+    let swapped = protocompat(&[
+        "check",
+        "--strategy",
+        "BACKWARD",
+        "--root",
+        "shop.Order",
+        path(&new),
+        path(&old),
+    ]);
+    let stdout = text(&swapped.stdout);
+    assert!(
+        stdout.contains(&format!("\nnew: {}\n", path(&old))),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("\nexisting[0]: {}\n", path(&new))),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\nBACKWARD: the new schema must read data written with existing[0]"),
+        "{stdout}"
+    );
+}

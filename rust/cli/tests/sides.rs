@@ -41,7 +41,8 @@ fn a_shared_include_never_lets_a_breaking_import_through() {
     assert!(
         stderr.contains(&format!(
             "new/{FILE}: the file is not under any import root (v1); protoc refuses it too"
-        )) && stderr.contains("--against"),
+        )) && stderr.contains("(here, likely -I new)")
+            && stderr.contains("--against"),
         "{stderr}"
     );
     assert!(out.stdout.is_empty());
@@ -325,7 +326,7 @@ fn saved_histories_are_checked_as_the_broker_checks_them() {
         "{stdout}"
     );
     assert!(
-        stdout.contains(&format!("version 5: {} (version 5)", path(&rest))),
+        stdout.contains(&format!("\nversion 5: {}\n", path(&rest))),
         "{stdout}"
     );
     let transitive = protocompat(&[

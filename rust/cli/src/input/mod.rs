@@ -23,12 +23,22 @@ use roots::{Root, Roots};
 /// One schema of a side, ready for the engine.
 pub struct Loaded {
     pub data: Vec<u8>,
-    /// How the user knows it: a file, `.git#ref=main:acme/order.proto`, `version 3`.
+    /// How the user knows it: a file, `.git#ref=main:acme/order.proto`, a topic.
     pub label: String,
     /// Pulsar's version number, where the input gives it.
     pub version: Option<i64>,
     /// Where its declarations are written, for a schema compiled from `.proto` source.
     pub sources: Option<Sources>,
+}
+
+impl Loaded {
+    /// The label, with Pulsar's version where known: `persistent://public/default/orders version 3`.
+    pub fn describe(&self) -> String {
+        match self.version {
+            Some(version) => format!("{} version {version}", self.label),
+            None => self.label.clone(),
+        }
+    }
 }
 
 /// The descriptors of a compiled schema with their source positions, and where each file is.
@@ -154,7 +164,7 @@ fn load_file(path: &Path, options: &SideOptions) -> Result<Vec<Loaded>, String> 
         .enumerate()
         .map(|(index, schema)| Loaded {
             label: match (schema.version, several) {
-                (Some(version), _) => format!("{shown} (version {version})"),
+                (Some(_), _) => shown.clone(),
                 (None, true) => format!("{shown} [{index}]"),
                 (None, false) => shown.clone(),
             },

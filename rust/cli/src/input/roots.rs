@@ -173,22 +173,69 @@ impl Roots {
             }
             return Ok(name);
         }
-        let parent = path
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
         Err(format!(
             "the file is not under any import root ({}); protoc refuses it too. Name the \
-             directory its imports are relative to with -I (for example -I {}), and compare two \
+             directory its imports are relative to with -I (here, likely -I {}), and compare two \
              trees with --against, which gives the existing side roots of its own",
             self.describe(),
-            parent.display()
+            likely_root(path).display()
         ))
     }
 
     /// Which root holds `name`, if any.
     pub fn find(&self, name: &str) -> Option<&Root> {
         self.0.iter().find(|root| root.has(name))
+    }
+}
+
+/// The directory a file's imports are likely relative to: the nearest enclosing directory that
+/// holds every file it imports (protobuf's own excepted), else the one its package names as
+/// the path to it (`package acme.orders.v1;` in `proto/acme/orders/v1/`), else its own.
+fn likely_root(path: &Path) -> PathBuf {
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let source = fs::read(path)
+        .map(|bytes| String::from_utf8_lossy(&bytes[..bytes.len().min(1 << 20)]).into_owned())
+        .unwrap_or_default();
+    let imports: Vec<&str> = source
+        .lines()
+        .filter_map(|line| line.trim_start().strip_prefix("import"))
+        .filter_map(|rest| rest.split('"').nth(1))
+        .filter(|name| !name.starts_with("google/protobuf/"))
+        .collect();
+    if !imports.is_empty() {
+        if let Some(dir) = parent
+            .ancestors()
+            .find(|dir| imports.iter().all(|name| dir.join(name).is_file()))
+        {
+            return dir.to_path_buf();
+        }
+    }
+    let package = source
+        .lines()
+        .find_map(|line| line.trim_start().strip_prefix("package "))
+        .map(|rest| {
+            rest.trim_end()
+                .trim_end_matches(';')
+                .trim()
+                .replace('.', "/")
+        });
+    match package {
+        Some(package) if !package.is_empty() && parent.ends_with(&package) => {
+            let depth = package.split('/').count();
+            let mut root = parent.to_path_buf();
+            for _ in 0..depth {
+                root.pop();
+            }
+            if root.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                root
+            }
+        }
+        _ => parent.to_path_buf(),
     }
 }
 

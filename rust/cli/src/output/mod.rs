@@ -96,10 +96,13 @@ impl<'a> Run<'a> {
         if let Some((position, true)) = &in_new {
             return Some(position.clone());
         }
-        let existing = finding.existing.as_ref().and_then(|schema| match schema.which {
-            protocompat::SchemaRef::Existing(i) => self.existing_index.get(i)?.as_ref(),
-            protocompat::SchemaRef::New => None,
-        });
+        let existing = finding
+            .existing
+            .as_ref()
+            .and_then(|schema| match schema.which {
+                protocompat::SchemaRef::Existing(i) => self.existing_index.get(i)?.as_ref(),
+                protocompat::SchemaRef::New => None,
+            });
         if let Some(index) = existing {
             let root = self.existing_root.as_deref().unwrap_or(root);
             if let Some((position, true)) = index.locate(root, &finding.path) {

@@ -22,11 +22,7 @@ pub fn render(run: &Run) -> String {
     }
     lines.push(format!("new: {}", run.new.label));
     for (index, existing) in run.existing.iter().enumerate() {
-        match existing.version {
-            // The label already names the version.
-            Some(_) => lines.push(format!("{}: {}", run.name(index), existing.label)),
-            None => lines.push(format!("existing[{index}]: {}", existing.label)),
-        }
+        lines.push(format!("{}: {}", run.name(index), existing.label));
     }
     lines.extend(run.obligation());
     lines.extend(run.notes.iter().map(|note| format!("note: {note}")));
