@@ -19,6 +19,13 @@ pub struct BrokerArgs {
     /// The topic (persistent://tenant/ns/topic, tenant/ns/topic, or a name in public/default).
     #[arg(long, requires = "admin_url")]
     pub topic: Option<String>,
+    #[command(flatten)]
+    pub access: Access,
+}
+
+/// How the admin API is reached: the token, and the CA to trust.
+#[derive(clap::Args)]
+pub struct Access {
     /// A token for the admin API, sent as `Authorization: Bearer`. Also read from the
     /// environment variable PULSAR_AUTH_TOKEN.
     #[arg(
@@ -109,7 +116,7 @@ impl Topic {
 }
 
 /// Percent-encodes all but RFC 3986's unreserved characters, as the admin client does.
-fn encode(part: &str) -> String {
+pub fn encode(part: &str) -> String {
     part.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
@@ -125,14 +132,15 @@ const MAX_RESPONSE_BYTES: u64 = 1 << 30;
 /// Brokers redirect a request to the topic's owner; more hops than this is a loop.
 const MAX_REDIRECTS: usize = 5;
 
-struct Client {
+/// The admin API of one broker or cluster.
+pub struct Client {
     agent: ureq::Agent,
     base: String,
     token: Option<String>,
 }
 
 impl Client {
-    fn new(args: &BrokerArgs, url: &str) -> Result<Client, String> {
+    pub fn connect(args: &Access, url: &str) -> Result<Client, String> {
         let given = args.auth_token.as_deref().filter(|t| !t.trim().is_empty());
         let token = match (given, &args.auth_token_file) {
             (Some(token), _) => Some(token_value(token)?),
@@ -175,7 +183,7 @@ impl Client {
     }
 
     /// GETs `path` under the admin URL, following the broker's redirects; the status and body.
-    fn get(&self, path: &str) -> Result<(u16, String), String> {
+    pub fn get(&self, path: &str) -> Result<(u16, String), String> {
         let mut url = format!("{}{path}", self.base);
         for _ in 0..=MAX_REDIRECTS {
             let mut request = self.agent.get(&url).header("Accept", "application/json");
@@ -236,15 +244,21 @@ fn refused(what: &str, status: u16, body: &str) -> String {
     format!("{what}: HTTP {status}: {reason}{hint}")
 }
 
-/// Every stored version of `topic` and the strategy the broker applies to it.
+/// Every stored version of `--topic` and the strategy the broker applies to it.
 pub fn fetch(args: &BrokerArgs) -> Result<(String, History), String> {
     let (Some(url), Some(topic)) = (&args.admin_url, &args.topic) else {
         unreachable!("clap requires both")
     };
+    let client = Client::connect(&args.access, url)?;
+    history(&client, topic)
+}
+
+/// Every stored version of `topic` (as the user named it) and its strategy; the topic's full
+/// name first.
+pub fn history(client: &Client, topic: &str) -> Result<(String, History), String> {
     let topic = Topic::parse(topic)?;
-    let client = Client::new(args, url)?;
     let label = topic.full();
-    let what = format!("the schemas of {label} at {url}");
+    let what = format!("the schemas of {label} at {}", client.base);
     let (status, body) = client.get(&format!("/admin/v2/schemas/{}/schemas", topic.path()))?;
     let schemas = match status {
         200 => versions(&body, &label).map_err(|e| format!("{what}: {e}"))?,
@@ -252,8 +266,24 @@ pub fn fetch(args: &BrokerArgs) -> Result<(String, History), String> {
         404 => Vec::new(),
         _ => return Err(refused(&what, status, &body)),
     };
-    let strategy = strategy(&client, &topic);
+    let strategy = strategy(client, &topic);
     Ok((label, History { schemas, strategy }))
+}
+
+/// A JSON list of names from the admin API (`GET /admin/v2/tenants`, a tenant's namespaces, a
+/// namespace's topics).
+pub fn names(client: &Client, path: &str, what: &str) -> Result<Vec<String>, String> {
+    let (status, body) = client.get(path)?;
+    if status != 200 {
+        return Err(refused(what, status, &body));
+    }
+    serde_json::from_str(&body).map_err(|e| format!("{what}: not a JSON list of names: {e}"))
+}
+
+/// The name under which a topic's schema is stored: partitions, and the persistent and
+/// non-persistent topics of one name, share one.
+pub fn schema_name(topic: &str) -> Result<String, String> {
+    Topic::parse(topic).map(|t| format!("{}/{}/{}", t.tenant, t.namespace, t.local))
 }
 
 /// The versions in a `GET …/schemas` answer, oldest first.

@@ -1,5 +1,6 @@
 //! `protocompat`: the broker plugin's PIP-246 verdict, on the command line.
 
+mod audit;
 mod broker;
 mod check;
 mod input;
@@ -44,6 +45,11 @@ enum Command {
     /// --topic). Exit status: 0 compatible, 1 incompatible (or warnings with
     /// --fail-on-warning), 2 bad input or usage.
     Check(check::Request),
+    /// Replay every topic's retained PROTOBUF_NATIVE history on a broker under the topic's
+    /// strategy, as the broker would check it, before a stricter checker or profile is
+    /// switched on. Exit status: 0 no conflict, 1 a history the profile refuses, 2 bad usage
+    /// or an unreachable broker.
+    Audit(audit::AuditArgs),
     /// Print the Pulsar schema data for a schema file: the JSON the broker stores (what the
     /// Java client uploads for the same descriptors), or with --upload the file
     /// `pulsar-admin schemas upload --filename` takes.
@@ -86,6 +92,7 @@ pub fn parse_profile(name: &str) -> Result<&'static Profile, String> {
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Check(request) => check::run(request),
+        Command::Audit(args) => audit::run(args),
         Command::Schema {
             upload,
             input,

@@ -111,6 +111,16 @@ pub struct CacheStats {
     pub verdict_bytes: usize,
     /// The heap the last check held at its peak, where the metered allocator is installed.
     pub last_check_peak_bytes: usize,
+    /// Pairwise results looked up in the verdict cache since the checker was made: found, and
+    /// not found (then walked). Their ratio is the cache's hit ratio.
+    pub verdict_hits: u64,
+    pub verdict_misses: u64,
+}
+
+/// A check's report, and whether some pair had to be walked: false when the caches answered.
+pub struct Checked {
+    pub report: Report,
+    pub walked: bool,
 }
 
 /// One schema's data and what a check needs to know of it when no rule has to run.
@@ -163,6 +173,8 @@ pub struct Checker {
     verdicts: Mutex<BoundedLru<(u64, u64), Arc<Verdict>>>,
     /// The heap the last check held at its peak (see [`crate::budget`]).
     last_peak: AtomicUsize,
+    verdict_hits: AtomicU64,
+    verdict_misses: AtomicU64,
 }
 
 impl Checker {
@@ -218,6 +230,8 @@ impl Checker {
                 bounds.max_verdict_bytes,
             )),
             last_peak: AtomicUsize::new(0),
+            verdict_hits: AtomicU64::new(0),
+            verdict_misses: AtomicU64::new(0),
         }
     }
 
@@ -247,6 +261,8 @@ impl Checker {
             verdicts: verdicts.len(),
             verdict_bytes: verdicts.bytes(),
             last_check_peak_bytes: self.last_peak.load(Ordering::Relaxed),
+            verdict_hits: self.verdict_hits.load(Ordering::Relaxed),
+            verdict_misses: self.verdict_misses.load(Ordering::Relaxed),
         }
     }
 
@@ -268,6 +284,17 @@ impl Checker {
         source: &mut impl SchemaSource,
         strategy: impl Into<Requested>,
     ) -> Result<Report, CheckError> {
+        self.check_source_traced(source, strategy)
+            .map(|checked| checked.report)
+    }
+
+    /// [`Checker::check_source`], also saying whether the caches answered it (metrics tell
+    /// warm checks from cold ones by it).
+    pub fn check_source_traced(
+        &self,
+        source: &mut impl SchemaSource,
+        strategy: impl Into<Requested>,
+    ) -> Result<Checked, CheckError> {
         let strategy = strategy.into();
         crate::contain_panics(|| self.check_metered(source, strategy))
     }
@@ -279,7 +306,7 @@ impl Checker {
         &self,
         source: &mut impl SchemaSource,
         requested: Requested,
-    ) -> Result<Report, CheckError> {
+    ) -> Result<Checked, CheckError> {
         let memory = Budget::start(self.limits.max_check_memory_bytes);
         let result = self.check_within(source, requested, &memory);
         self.last_peak.store(memory.peak(), Ordering::Relaxed);
@@ -292,7 +319,7 @@ impl Checker {
         source: &mut impl SchemaSource,
         requested: Requested,
         memory: &Budget,
-    ) -> Result<Report, CheckError> {
+    ) -> Result<Checked, CheckError> {
         // The new schema first, under every strategy: a schema this checker cannot read is
         // never accepted, not even by a strategy that rejects or accepts without comparing.
         let mut new = self.fetch(source, SchemaRef::New)?;
@@ -308,7 +335,10 @@ impl Checker {
             Ok(strategy) => strategy,
             Err((rule, why)) => {
                 report.reject(rule, new_root, why);
-                return Ok(report);
+                return Ok(Checked {
+                    report,
+                    walked: false,
+                });
             }
         };
         let walked = self.compare_history(source, &mut new, strategy, &mut report, memory)?;
@@ -317,7 +347,7 @@ impl Checker {
         if walked {
             log_warnings(&report);
         }
-        Ok(report)
+        Ok(Checked { report, walked })
     }
 
     /// Compares the new schema with each existing one, oldest first, in every direction the
@@ -531,7 +561,13 @@ impl Checker {
             // The same bytes on both sides: no rule can find anything.
             return Some(Arc::new(Verdict::default()));
         }
-        lock(&self.verdicts).get(&pair_key(old, new, direction))
+        let found = lock(&self.verdicts).get(&pair_key(old, new, direction));
+        let counter = match found {
+            Some(_) => &self.verdict_hits,
+            None => &self.verdict_misses,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        found
     }
 
     fn store_verdict(

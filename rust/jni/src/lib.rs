@@ -17,9 +17,11 @@ use protocompat::{Checker, Requested, Settings, SETTINGS};
 use arrays::JavaSchemas;
 use policy::{BridgeError, ThrowCheckException};
 
-/// Returned when the schema is compatible. Anything else, including the 0 a failed call
+/// Returned when the schema is compatible and some pair had to be walked (a cold check), or
+/// when the caches answered (a warm one). Anything else, including the 0 a failed call
 /// returns by default, means "not accepted": the Java side fails closed.
 const COMPATIBLE: jint = 1;
+const COMPATIBLE_FROM_CACHES: jint = 2;
 
 /// Decoding a schema is allocation-bound: mimalloc makes a cold check about 1.5x faster than
 /// glibc's malloc (BENCHMARKS.md). It serves only this library's Rust allocations, metered so
@@ -68,13 +70,26 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
     native(env, |env| {
         logging::install(env);
         let mut schemas = JavaSchemas::new(env, &from, &to)?;
-        let report = checker().check_source(&mut schemas, strategy)?;
-        if report.compatible {
-            Ok(COMPATIBLE)
-        } else {
-            Err(BridgeError::Incompatible(report.render_text()))
+        let checked = checker().check_source_traced(&mut schemas, strategy)?;
+        match (checked.report.compatible, checked.walked) {
+            (true, true) => Ok(COMPATIBLE),
+            (true, false) => Ok(COMPATIBLE_FROM_CACHES),
+            (false, walked) => Err(BridgeError::Incompatible {
+                report: checked.report.render_text(),
+                rules: rejected_by(&checked.report),
+                from_caches: !walked,
+            }),
         }
     })
+}
+
+/// The rule IDs of a report's failures, each once, for the broker's rejection metric (the kept
+/// findings: at most 64 per report, of at most a few dozen rules).
+fn rejected_by(report: &protocompat::Report) -> Vec<&'static str> {
+    let mut rules: Vec<&'static str> = report.failures.iter().map(|f| f.rule.id()).collect();
+    rules.sort_unstable();
+    rules.dedup();
+    rules
 }
 
 /// `NativeChecker.configure(String[] names, String[] values)`: the settings an operator set,
@@ -125,7 +140,9 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
 
 /// `NativeChecker.cacheStats()`: `name=value` pairs separated by spaces, what the caches hold
 /// (`schemas`, `schemaDataBytes`, `decoded`, `decodedBytes`, `verdicts`, `verdictBytes`), the
-/// heap the last check held at its peak (`lastCheckPeakBytes`), then every setting in force (`cache.maxSchemas=...`, `limit.maxFields=...`).
+/// heap the last check held at its peak (`lastCheckPeakBytes`), the verdict cache's lookups
+/// (`verdictHits`, `verdictMisses`), then every setting in force (`cache.maxSchemas=...`,
+/// `limit.maxFields=...`).
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_NativeChecker_cacheStats<
     'local,
@@ -142,14 +159,16 @@ pub extern "system" fn Java_org_apache_pulsar_broker_service_schema_protocompat_
         };
         let mut text = format!(
             "schemas={} schemaDataBytes={} decoded={} decodedBytes={} verdicts={} verdictBytes={} \
-             lastCheckPeakBytes={}",
+             lastCheckPeakBytes={} verdictHits={} verdictMisses={}",
             stats.schemas,
             stats.schema_data_bytes,
             stats.decoded,
             stats.decoded_bytes,
             stats.verdicts,
             stats.verdict_bytes,
-            stats.last_check_peak_bytes
+            stats.last_check_peak_bytes,
+            stats.verdict_hits,
+            stats.verdict_misses
         );
         for setting in SETTINGS {
             text.push_str(&format!(" {}={}", setting.name, setting.value(&settings)));

@@ -62,6 +62,20 @@ public final class SchemaRest {
         return post("/admin/v2/schemas/" + topic + "/compatibility", uploadPayload(schemaData));
     }
 
+    /** A namespace's schema compatibility strategy, set again. */
+    public void setStrategy(String namespace, String strategy) throws IOException, InterruptedException {
+        expectOk(send("PUT", "/admin/v2/namespaces/" + namespace + "/schemaCompatibilityStrategy",
+                "\"" + strategy + "\""));
+    }
+
+    /**
+     * A persistent topic with a subscription: listed by the admin API, and kept (Pulsar deletes
+     * a topic without subscriptions, and its schema, after a minute without producers).
+     */
+    public void createSubscribedTopic(String topic) throws IOException, InterruptedException {
+        expectOk(send("PUT", "/admin/v2/persistent/" + topic + "/subscription/keep", ""));
+    }
+
     /** {@code PUT /admin/v2/namespaces/{namespace}} then its schema compatibility strategy. */
     public void createNamespace(String namespace, String strategy) throws IOException, InterruptedException {
         expectOk(send("PUT", "/admin/v2/namespaces/" + namespace, "{}"));

@@ -9,6 +9,7 @@ import java.util.List;
 import org.apache.pulsar.broker.service.schema.exceptions.IncompatibleSchemaException;
 import org.apache.pulsar.broker.service.schema.protocompat.NativeChecker;
 import org.apache.pulsar.broker.service.schema.protocompat.NativeLibrary;
+import org.apache.pulsar.broker.service.schema.protocompat.PluginMetrics;
 import org.apache.pulsar.broker.service.schema.protocompat.ProtocompatException;
 import org.apache.pulsar.broker.service.schema.protocompat.StrategyCodes;
 import org.apache.pulsar.common.policies.data.SchemaCompatibilityStrategy;
@@ -40,6 +41,7 @@ public class ProtobufNativeSchemaAdvanceCompatibilityCheck implements SchemaComp
         if (failure != null) {
             LOG.error("{}", failure);
         }
+        PluginMetrics.register();
     }
 
     @Override
@@ -56,24 +58,30 @@ public class ProtobufNativeSchemaAdvanceCompatibilityCheck implements SchemaComp
     @Override
     public void checkCompatible(Iterable<SchemaData> from, SchemaData to,
                                 SchemaCompatibilityStrategy strategy) throws IncompatibleSchemaException {
+        long start = System.nanoTime();
         String failure = NativeLibrary.ensureLoaded();
         if (failure != null) {
+            PluginMetrics.failed(System.nanoTime() - start);
             throw new IncompatibleSchemaException(failure);
         }
         int verdict;
         try {
             verdict = NativeChecker.checkCompatible(history(from), data(to), StrategyCodes.codeOf(strategy));
         } catch (ProtocompatException e) {
+            PluginMetrics.rejected(System.nanoTime() - start, e);
             throw new IncompatibleSchemaException(e.getMessage());
         } catch (RuntimeException | LinkageError e) {
+            PluginMetrics.failed(System.nanoTime() - start);
             // Pulsar answers a RuntimeException with HTTP 500; a rejection is what this is.
             throw new IncompatibleSchemaException("INTERNAL_ERROR: the PROTOBUF_NATIVE check failed ("
                     + e + "); the schema was not accepted", e);
         }
-        if (verdict != NativeChecker.COMPATIBLE) {
+        if (!NativeChecker.isCompatible(verdict)) {
+            PluginMetrics.failed(System.nanoTime() - start);
             throw new IncompatibleSchemaException("INTERNAL_ERROR: the PROTOBUF_NATIVE check returned no "
                     + "verdict; the schema was not accepted");
         }
+        PluginMetrics.compatible(System.nanoTime() - start, verdict == NativeChecker.COMPATIBLE_FROM_CACHES);
     }
 
     private static byte[][] history(Iterable<SchemaData> from) {

@@ -86,7 +86,7 @@ final class NativeSchemaValidator implements ProtobufNativeSchemaValidator {
             throw new ProtoBufCanReadCheckException("INTERNAL_ERROR: the PROTOBUF_NATIVE check failed ("
                     + e + "); the schema was not accepted", e);
         }
-        if (verdict != NativeChecker.COMPATIBLE) {
+        if (!NativeChecker.isCompatible(verdict)) {
             throw new ProtoBufCanReadCheckException("INTERNAL_ERROR: the PROTOBUF_NATIVE check returned no "
                     + "verdict; the schema was not accepted");
         }

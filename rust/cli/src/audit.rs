@@ -1,0 +1,358 @@
+//! `protocompat audit`: before a stricter checker or profile is switched on, every topic's
+//! retained PROTOBUF_NATIVE history is replayed under the topic's strategy as the broker would
+//! check it: each version against those before it, then a consumer that brings the latest.
+
+use std::collections::BTreeSet;
+use std::process::ExitCode;
+
+use clap::ValueEnum;
+use protocompat::{Bounds, CheckError, Checker, Limits, Profile, Report, Strategy};
+use serde_json::{json, Value};
+
+use crate::broker::{self, Access, Client};
+use crate::input::Loaded;
+use crate::{parse_profile, print_out, EXIT_BAD_INPUT};
+
+#[derive(clap::Args)]
+pub struct AuditArgs {
+    /// The broker's (or cluster's) admin URL, as pulsar-admin's --admin-url.
+    #[arg(long, value_name = "URL")]
+    pub admin_url: String,
+    /// Audit this tenant's namespaces only.
+    #[arg(long, conflicts_with = "namespace")]
+    pub tenant: Option<String>,
+    /// Audit this namespace (tenant/namespace) only.
+    #[arg(long, value_name = "TENANT/NAMESPACE")]
+    pub namespace: Option<String>,
+    /// The rule profile to audit with, as the brokers will run it (-Dprotocompat.profile).
+    #[arg(long, value_parser = parse_profile, default_value = "pip246")]
+    pub profile: &'static Profile,
+    #[arg(long, value_enum, default_value_t = AuditFormat::Text)]
+    pub format: AuditFormat,
+    #[command(flatten)]
+    pub access: Access,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AuditFormat {
+    Text,
+    Json,
+}
+
+/// What one topic's history gives under its strategy.
+struct TopicAudit {
+    topic: String,
+    strategy: Strategy,
+    versions: Vec<i64>,
+    /// Each version whose upload the rules refuse today: the version and its report.
+    uploads: Vec<(i64, Report)>,
+    /// The check a consumer bringing the latest schema gets, when it is refused.
+    consumer: Option<Report>,
+    /// Versions that could not be read or checked, with why.
+    unreadable: Vec<String>,
+}
+
+impl TopicAudit {
+    fn conflicts(&self) -> bool {
+        !self.uploads.is_empty() || self.consumer.is_some() || !self.unreadable.is_empty()
+    }
+}
+
+pub fn run(args: AuditArgs) -> ExitCode {
+    let fail = |message: &str| {
+        if args.format == AuditFormat::Json {
+            print_out(
+                &serde_json::to_string_pretty(&json!({"error": {"message": message}}))
+                    .expect("JSON"),
+            );
+        }
+        eprintln!("protocompat audit: {message}");
+        ExitCode::from(EXIT_BAD_INPUT)
+    };
+    let client = match Client::connect(&args.access, &args.admin_url) {
+        Ok(client) => client,
+        Err(message) => return fail(&message),
+    };
+    let mut skipped = Vec::new();
+    let topics = match topics(&client, &args, &mut skipped) {
+        Ok(topics) => topics,
+        Err(message) => return fail(&message),
+    };
+    let checker = Checker::with_limits(Bounds::NONE, Limits::DEFAULT).with_profile(args.profile);
+    let mut audits = Vec::new();
+    for topic in &topics {
+        match broker::history(&client, topic) {
+            Ok((name, history)) if !history.schemas.is_empty() => {
+                let strategy = match history.strategy {
+                    Ok(strategy) => strategy,
+                    Err(message) => return fail(&message),
+                };
+                audits.push(audit(&checker, name, strategy, &history.schemas));
+            }
+            Ok(_) => {}
+            // Another schema type: not ours to audit, but said.
+            Err(message) if message.contains("PROTOBUF_NATIVE schemas only") => {
+                skipped.push(format!("{topic}: {message}"))
+            }
+            Err(message) => return fail(&message),
+        }
+    }
+    let conflicting = audits.iter().filter(|a| a.conflicts()).count();
+    match args.format {
+        AuditFormat::Text => print_out(&text(&args, &audits, &skipped)),
+        AuditFormat::Json => print_out(&json_report(&args, &audits, &skipped)),
+    }
+    ExitCode::from(if conflicting > 0 { 1 } else { 0 })
+}
+
+/// Every topic of the namespaces asked for, once per stored schema (partitions, and the
+/// persistent and non-persistent topics of a name, share one).
+fn topics(
+    client: &Client,
+    args: &AuditArgs,
+    skipped: &mut Vec<String>,
+) -> Result<Vec<String>, String> {
+    let namespaces = match (&args.namespace, &args.tenant) {
+        (Some(namespace), _) => vec![namespace.clone()],
+        (None, Some(tenant)) => tenant_namespaces(client, tenant)?,
+        (None, None) => {
+            let mut all = Vec::new();
+            for tenant in broker::names(client, "/admin/v2/tenants", "the tenants")? {
+                all.extend(tenant_namespaces(client, &tenant)?);
+            }
+            all
+        }
+    };
+    let mut seen = BTreeSet::new();
+    for namespace in namespaces {
+        let Some((tenant, local)) = namespace.split_once('/') else {
+            return Err(format!(
+                "namespace `{namespace}`: expected tenant/namespace"
+            ));
+        };
+        for domain in ["persistent", "non-persistent"] {
+            let path = format!(
+                "/admin/v2/{domain}/{}/{}",
+                broker::encode(tenant),
+                broker::encode(local)
+            );
+            let what = format!("the {domain} topics of {namespace}");
+            match broker::names(client, &path, &what) {
+                Ok(listed) => {
+                    for topic in listed {
+                        seen.insert(broker::schema_name(&topic)?);
+                    }
+                }
+                // Persistent topics are what schemas mostly belong to: without them, stop.
+                Err(message) if domain == "persistent" => return Err(message),
+                Err(message) => skipped.push(message),
+            }
+        }
+    }
+    Ok(seen.into_iter().collect())
+}
+
+fn tenant_namespaces(client: &Client, tenant: &str) -> Result<Vec<String>, String> {
+    broker::names(
+        client,
+        &format!("/admin/v2/namespaces/{}", broker::encode(tenant)),
+        &format!("the namespaces of {tenant}"),
+    )
+}
+
+/// Replays `versions` (oldest first) as the broker checks them under `strategy`.
+fn audit(checker: &Checker, topic: String, strategy: Strategy, versions: &[Loaded]) -> TopicAudit {
+    let mut result = TopicAudit {
+        topic,
+        strategy,
+        versions: versions.iter().filter_map(|v| v.version).collect(),
+        uploads: Vec::new(),
+        consumer: None,
+        unreadable: Vec::new(),
+    };
+    let version_of = |index: usize| versions[index].version.unwrap_or(index as i64);
+    for index in 1..versions.len() {
+        let before = &versions[..index];
+        // The broker's upload path: bytes already stored are not checked; a non-transitive
+        // strategy compares with the latest only.
+        if before.iter().any(|v| v.data == versions[index].data) {
+            continue;
+        }
+        let compared: Vec<&[u8]> = if is_transitive(strategy) {
+            before.iter().map(|v| v.data.as_slice()).collect()
+        } else {
+            vec![before[index - 1].data.as_slice()]
+        };
+        match checker.check(&compared, &versions[index].data, strategy) {
+            Ok(report) if !report.compatible => result.uploads.push((version_of(index), report)),
+            Ok(_) => {}
+            Err(e) => {
+                result
+                    .unreadable
+                    .push(format!("version {}: {}", version_of(index), error_text(e)))
+            }
+        }
+    }
+    // A consumer with the latest schema (`checkConsumerCompatibility`): against the latest
+    // only, which it equals, except under BACKWARD_TRANSITIVE, FULL_TRANSITIVE and the
+    // strategies that compare nothing, which check it against every version.
+    let against_all = !matches!(
+        strategy,
+        Strategy::AlwaysCompatible
+            | Strategy::Backward
+            | Strategy::Forward
+            | Strategy::ForwardTransitive
+            | Strategy::Full
+    );
+    if against_all {
+        let all: Vec<&[u8]> = versions.iter().map(|v| v.data.as_slice()).collect();
+        let latest = &versions[versions.len() - 1].data;
+        match checker.check(&all, latest, strategy) {
+            Ok(report) if !report.compatible => result.consumer = Some(report),
+            Ok(_) => {}
+            Err(e) => result.unreadable.push(format!(
+                "a consumer with the latest schema: {}",
+                error_text(e)
+            )),
+        }
+    }
+    result
+}
+
+fn is_transitive(strategy: Strategy) -> bool {
+    matches!(
+        strategy,
+        Strategy::BackwardTransitive | Strategy::ForwardTransitive | Strategy::FullTransitive
+    )
+}
+
+fn error_text(error: CheckError) -> String {
+    match error {
+        CheckError::Schema(e) => format!("{}: {}", e.rule.id(), e.message),
+        other => other.render(crate::limit_flag),
+    }
+}
+
+/// A version's findings named as the broker's report names them, but with versions.
+fn findings(report: &Report, versions: &[i64]) -> Vec<String> {
+    let name = |index: usize| match versions.get(index) {
+        Some(version) => format!("version {version}"),
+        None => format!("existing[{index}]"),
+    };
+    let mut lines: Vec<String> = report
+        .failures
+        .iter()
+        .map(|f| f.render_naming(&name))
+        .collect();
+    let unlisted = report.total_failures - report.failures.len();
+    if unlisted > 0 {
+        lines.push(format!("… and {unlisted} more"));
+    }
+    lines
+}
+
+/// The versions an upload of `version` was compared with, for naming its findings.
+fn compared_versions(audit: &TopicAudit, version: i64) -> Vec<i64> {
+    let before: Vec<i64> = audit
+        .versions
+        .iter()
+        .copied()
+        .filter(|v| *v < version)
+        .collect();
+    if is_transitive(audit.strategy) {
+        before
+    } else {
+        before.last().copied().into_iter().collect()
+    }
+}
+
+fn text(args: &AuditArgs, audits: &[TopicAudit], skipped: &[String]) -> String {
+    let mut lines = Vec::new();
+    for audit in audits {
+        let versions = audit.versions.len();
+        if !audit.conflicts() {
+            lines.push(format!(
+                "ok        {} ({versions} versions, {})",
+                audit.topic,
+                audit.strategy.name()
+            ));
+            continue;
+        }
+        lines.push(format!(
+            "CONFLICTS {} ({versions} versions, {})",
+            audit.topic,
+            audit.strategy.name()
+        ));
+        for (version, report) in &audit.uploads {
+            lines.push(format!(
+                "  version {version} would be refused today: {}",
+                report.summary()
+            ));
+            let compared = compared_versions(audit, *version);
+            lines.extend(
+                findings(report, &compared)
+                    .into_iter()
+                    .map(|l| format!("    {l}")),
+            );
+        }
+        if let Some(report) = &audit.consumer {
+            lines.push(format!(
+                "  a consumer with the latest schema is refused: {}",
+                report.summary()
+            ));
+            lines.extend(
+                findings(report, &audit.versions)
+                    .into_iter()
+                    .map(|l| format!("    {l}")),
+            );
+        }
+        lines.extend(
+            audit
+                .unreadable
+                .iter()
+                .map(|u| format!("  cannot check {u}")),
+        );
+    }
+    lines.extend(skipped.iter().map(|s| format!("skipped   {s}")));
+    let conflicting = audits.iter().filter(|a| a.conflicts()).count();
+    lines.push(format!(
+        "{} topics with PROTOBUF_NATIVE schemas at {}, {conflicting} with a history the profile {} refuses",
+        audits.len(),
+        args.admin_url,
+        args.profile.name
+    ));
+    lines.join("\n")
+}
+
+fn json_report(args: &AuditArgs, audits: &[TopicAudit], skipped: &[String]) -> String {
+    let topics: Vec<Value> = audits
+        .iter()
+        .map(|audit| {
+            json!({
+                "topic": audit.topic,
+                "strategy": audit.strategy.name(),
+                "versions": audit.versions,
+                "conflicts": audit.conflicts(),
+                "refusedUploads": audit.uploads.iter().map(|(version, report)| json!({
+                    "version": version,
+                    "comparedWith": compared_versions(audit, *version),
+                    "report": report,
+                })).collect::<Vec<_>>(),
+                "consumerWithLatest": audit.consumer.as_ref().map(|report| json!({
+                    "refused": true,
+                    "report": report,
+                })),
+                "unreadable": audit.unreadable,
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&json!({
+        "reportVersion": 1,
+        "adminUrl": args.admin_url,
+        "profile": args.profile.name,
+        "failed": audits.iter().any(|a| a.conflicts()),
+        "topics": topics,
+        "skipped": skipped,
+    }))
+    .expect("JSON renders")
+}
