@@ -315,11 +315,13 @@ fn text(args: &AuditArgs, audits: &[TopicAudit], skipped: &[String]) -> String {
     }
     lines.extend(skipped.iter().map(|s| format!("skipped   {s}")));
     let conflicting = audits.iter().filter(|a| a.conflicts()).count();
+    let topics = match audits.len() {
+        1 => "1 topic".to_owned(),
+        n => format!("{n} topics"),
+    };
     lines.push(format!(
-        "{} topics with PROTOBUF_NATIVE schemas at {}, {conflicting} with a history the profile {} refuses",
-        audits.len(),
-        args.admin_url,
-        args.profile.name
+        "{topics} with PROTOBUF_NATIVE schemas at {}, {conflicting} with a history the profile {} refuses",
+        args.admin_url, args.profile.name
     ));
     lines.join("\n")
 }

@@ -72,7 +72,7 @@ class BrokerAuditIT {
     void aCleanNamespaceHasNothingToReport() throws Exception {
         CliRun run = CliRun.of("audit", "--admin-url", broker.webUrl(), "--namespace", "public/audit-clean");
         assertEquals(0, run.exit(), run.toString());
-        assertTrue(run.out().contains("1 topics with PROTOBUF_NATIVE schemas at " + broker.webUrl()
+        assertTrue(run.out().contains("1 topic with PROTOBUF_NATIVE schemas at " + broker.webUrl()
                 + ", 0 with a history the profile pip246 refuses"), run.toString());
     }
 
