@@ -179,6 +179,18 @@ public final class StandaloneBroker implements AutoCloseable {
         launch();
     }
 
+    /** {@link #restart()} with another {@code schemaRegistryCompatibilityCheckers} list. */
+    public void restartWithCheckers(String checkers) throws IOException, InterruptedException {
+        Path conf = dir.resolve("standalone.conf");
+        Files.writeString(conf, Files.readString(conf)
+                .replaceAll("(?m)^schemaRegistryCompatibilityCheckers=.*$", "schemaRegistryCompatibilityCheckers=" + checkers));
+        restart();
+    }
+
+    /** Pulsar's default checker list, the built-in protobuf checker among them: a rollback. */
+    public static final String BUILT_IN_CHECKERS = CHECKERS.replace(
+            "ProtobufNativeSchemaAdvanceCompatibilityCheck", "ProtobufNativeSchemaCompatibilityCheck");
+
     /** The broker's log so far (log4j2, INFO and up). */
     public String log() {
         try {
