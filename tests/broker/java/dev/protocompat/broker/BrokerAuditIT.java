@@ -12,7 +12,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.concurrent.TimeUnit;
 import org.apache.pulsar.client.api.PulsarClient;
 import org.apache.pulsar.client.api.PulsarClientException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -22,17 +21,13 @@ import org.junit.jupiter.api.Test;
  * ALWAYS_COMPATIBLE, as the built-in checker accepts them, then switched to FULL_TRANSITIVE.
  * The audit finds that topic, and a real consumer with the latest schema is refused as it says.
  */
-class BrokerAuditIT {
+class BrokerAuditIT extends WithBroker {
 
-    private static StandaloneBroker broker;
-    private static SchemaRest rest;
     private static final String CLEAN = "public/audit-clean/orders";
     private static final String CONFLICTING = "public/audit-conflict/orders";
 
     @BeforeAll
-    static void startBrokerWithHistories() throws Exception {
-        broker = StandaloneBroker.start();
-        rest = new SchemaRest(broker.webUrl());
+    static void histories() throws Exception {
         rest.createNamespace("public/audit-clean", "FULL");
         rest.createSubscribedTopic(CLEAN);
         assertEquals(200, rest.upload(CLEAN, Shop.version(1)).status());
@@ -43,13 +38,6 @@ class BrokerAuditIT {
         assertEquals(200, rest.upload(CONFLICTING, Shop.version(1)).status());
         assertEquals(200, rest.upload(CONFLICTING, Shop.version(3)).status());
         rest.setStrategy("public/audit-conflict", "FULL_TRANSITIVE");
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.close();
-        }
     }
 
     @Test

@@ -17,8 +17,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.pulsar.broker.service.schema.protocompat.Fixtures;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,23 +25,7 @@ import org.junit.jupiter.api.Test;
  * finding for finding, naming Pulsar's version numbers. A history saved with the real
  * {@code pulsar-admin schemas get --all-version} gives the same verdict offline.
  */
-class BrokerCliIT {
-
-    private static StandaloneBroker broker;
-    private static SchemaRest rest;
-
-    @BeforeAll
-    static void startBroker() throws Exception {
-        broker = StandaloneBroker.start();
-        rest = new SchemaRest(broker.webUrl());
-    }
-
-    @AfterAll
-    static void stopBroker() throws Exception {
-        if (broker != null) {
-            broker.close();
-        }
-    }
+class BrokerCliIT extends WithBroker {
 
     static Path shop(int v) {
         return Fixtures.root().resolve("../../examples/shop/v" + v + "/order.proto").normalize();

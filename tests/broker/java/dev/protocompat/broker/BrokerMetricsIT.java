@@ -13,31 +13,13 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The plugin's metrics on the broker's own Prometheus endpoint: scraped before and after an
  * accepted and a rejected upload, the counters move by what happened.
  */
-class BrokerMetricsIT {
-
-    private static StandaloneBroker broker;
-    private static SchemaRest rest;
-
-    @BeforeAll
-    static void startBroker() throws Exception {
-        broker = StandaloneBroker.start();
-        rest = new SchemaRest(broker.webUrl());
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
+class BrokerMetricsIT extends WithBroker {
 
     private static String scrape() throws Exception {
         HttpResponse<String> metrics = HttpClient.newHttpClient().send(
