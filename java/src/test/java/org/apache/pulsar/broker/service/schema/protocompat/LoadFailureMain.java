@@ -3,6 +3,7 @@
  */
 package org.apache.pulsar.broker.service.schema.protocompat;
 
+import io.prometheus.client.CollectorRegistry;
 import java.util.List;
 import org.apache.pulsar.broker.service.schema.ProtobufNativeSchemaAdvanceCompatibilityCheck;
 import org.apache.pulsar.broker.service.schema.exceptions.IncompatibleSchemaException;
@@ -18,5 +19,10 @@ public final class LoadFailureMain {
         } catch (IncompatibleSchemaException e) {
             System.out.println("RESULT rejected: " + e.getMessage());
         }
+        // What the broker's /metrics would show.
+        System.out.println("METRIC native_library_loaded="
+                + CollectorRegistry.defaultRegistry.getSampleValue("protocompat_native_library_loaded")
+                + " error_checks=" + CollectorRegistry.defaultRegistry.getSampleValue("protocompat_checks_total",
+                        new String[] {"result", "profile"}, new String[] {"error", "pip246"}));
     }
 }
