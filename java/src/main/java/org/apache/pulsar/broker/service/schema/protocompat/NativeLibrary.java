@@ -40,7 +40,8 @@ public final class NativeLibrary {
     private static final List<String> SETTING_PREFIXES = List.of("protocompat.cache.", "protocompat.limit.", "protocompat.profile");
 
     static final String LIBRARY_FILE = "libprotocompat_jni.so";
-    private static final String SUPPORTED = "linux-x86_64";
+    /** The platforms a jar built with -Pportable carries a library for, each in native/PLATFORM/. */
+    static final List<String> RELEASE_PLATFORMS = List.of("linux-x86_64", "linux-aarch64");
     static final String EXTRACT_PREFIX = "protocompat-";
 
     private static final Set<PosixFilePermission> DIR_PERMISSIONS =
@@ -79,8 +80,13 @@ public final class NativeLibrary {
 
     /** {@code linux-x86_64}, {@code linux-aarch64}, {@code mac-aarch64}, ... */
     static String platform() {
-        String os = System.getProperty("os.name", "unknown").toLowerCase(Locale.ROOT);
-        String arch = System.getProperty("os.arch", "unknown").toLowerCase(Locale.ROOT);
+        return platform(System.getProperty("os.name", "unknown"), System.getProperty("os.arch", "unknown"));
+    }
+
+    /** The platform of an {@code os.name} and an {@code os.arch} value. */
+    static String platform(String osProperty, String archProperty) {
+        String os = osProperty.toLowerCase(Locale.ROOT);
+        String arch = archProperty.toLowerCase(Locale.ROOT);
         String osName = os.startsWith("linux") ? "linux"
                 : os.startsWith("mac") ? "mac"
                 : os.startsWith("windows") ? "windows" : os.replaceAll("[^a-z0-9]", "");
@@ -99,13 +105,10 @@ public final class NativeLibrary {
             return;
         }
         String platform = platform();
-        String resource = "/native/" + platform + "/" + LIBRARY_FILE;
+        String resource = resource(platform);
         try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException(prefix() + "this jar has no native library for platform "
-                        + platform + " (it supports " + SUPPORTED + "). Build the jar on a " + platform
-                        + " machine (mvn package), or build the library there (cargo build --release -p "
-                        + "protocompat-jni) and point -D" + LIBRARY_PROPERTY + " at it.");
+                throw new IllegalStateException(prefix() + missing(platform));
             }
             Path dir = extractionDir();
             Path file;
@@ -123,6 +126,34 @@ public final class NativeLibrary {
         } catch (IOException e) {
             throw new IllegalStateException(prefix() + "cannot read " + resource + " from the jar: " + e, e);
         }
+    }
+
+    /** The jar's path of the library for {@code platform}. */
+    static String resource(String platform) {
+        return "/native/" + platform + "/" + LIBRARY_FILE;
+    }
+
+    /** The platforms this jar carries a library for, of those a release jar has. */
+    static List<String> bundledPlatforms() {
+        return RELEASE_PLATFORMS.stream()
+                .filter(p -> NativeLibrary.class.getResource(resource(p)) != null)
+                .toList();
+    }
+
+    /** Why there is no library for {@code platform} in this jar, and what to do about it. */
+    static String missing(String platform) {
+        List<String> bundled = bundledPlatforms();
+        String carries = bundled.isEmpty() ? "none" : String.join(", ", bundled);
+        String buildIt = "build the library on a " + platform + " machine (cargo build --release -p "
+                + "protocompat-jni) and point -D" + LIBRARY_PROPERTY + " at it.";
+        if (RELEASE_PLATFORMS.contains(platform)) {
+            return "this jar has no native library for platform " + platform + " (it carries: " + carries
+                    + "; it was built without -Pportable). Use a jar built with mvn -Pportable package, "
+                    + "which carries " + String.join(" and ", RELEASE_PLATFORMS) + ", or " + buildIt;
+        }
+        return "this jar has no native library for platform " + platform + " (it carries: " + carries
+                + "; release jars support " + String.join(" and ", RELEASE_PLATFORMS) + "). To run there, "
+                + buildIt;
     }
 
     /**
@@ -213,10 +244,16 @@ public final class NativeLibrary {
         try {
             System.load(file.toString());
         } catch (UnsatisfiedLinkError e) {
-            throw new IllegalStateException(prefix() + "cannot load " + what + " (" + e.getMessage()
-                    + "). If that directory is mounted noexec, set -D" + EXTRACT_DIR_PROPERTY
-                    + " to a directory that allows executables, or -D" + LIBRARY_PROPERTY
-                    + " to an installed copy of " + LIBRARY_FILE + ".", e);
+            String reason = String.valueOf(e.getMessage());
+            // HotSpot reads the ELF header of a file dlopen refused: "(Possible cause: can't load
+            // AARCH64 .so on a AMD 64 platform)".
+            String hint = reason.contains("can't load") && reason.contains(" platform)")
+                    ? " The library is for another machine than this JVM's (platform " + platform()
+                            + "): point -D" + LIBRARY_PROPERTY + " at one built for it."
+                    : " If that directory is mounted noexec, set -D" + EXTRACT_DIR_PROPERTY
+                            + " to a directory that allows executables, or -D" + LIBRARY_PROPERTY
+                            + " to an installed copy of " + LIBRARY_FILE + ".";
+            throw new IllegalStateException(prefix() + "cannot load " + what + " (" + reason + ")." + hint, e);
         }
     }
 

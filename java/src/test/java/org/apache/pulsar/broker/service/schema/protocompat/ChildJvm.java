@@ -36,11 +36,15 @@ final class ChildJvm {
 
     static Result run(List<String> jvmArgs, Class<?> main, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
-        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        // -Dprotocompat.child.java: the java to start instead of this JVM's own, when that
+        // cannot be started directly (the arm64 JVM under qemu: Maven's aarch64-jvm profile).
+        String java = System.getProperty("protocompat.child.java", "");
+        command.add(java.isBlank() ? Paths.get(System.getProperty("java.home"), "bin", "java").toString() : java);
         // The broker's classpath brings log4j too; these runs read what slf4j-simple prints.
         command.add("-Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider");
         command.addAll(jvmArgs);
-        for (String property : List.of("protocompat.fixtures", "protocompat.cli")) {
+        for (String property : List.of("protocompat.fixtures", "protocompat.cli", "protocompat.child.java",
+                "jdk.lang.Process.launchMechanism")) {
             if (System.getProperty(property) != null) {
                 command.add("-D" + property + "=" + System.getProperty(property));
             }

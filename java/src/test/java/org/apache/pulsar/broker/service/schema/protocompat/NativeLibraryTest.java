@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,10 +19,27 @@ import org.junit.jupiter.api.Test;
  */
 class NativeLibraryTest {
 
+    /** The platform of the JVM running the tests (Maven sets it: linux-aarch64 in the arm64 JVM). */
+    private static final String PLATFORM = System.getProperty("protocompat.expect.platform", "linux-x86_64");
+    /** The platforms the classes' native/ folder holds: both with -Pportable, else the host's. */
+    private static final List<String> BUNDLED =
+            List.of(System.getProperty("protocompat.expect.platforms", PLATFORM).split(","));
+
     @Test
     void loadsFromTheJarResourceByDefault() {
         assertEquals(null, NativeLibrary.ensureLoaded());
-        assertEquals("linux-x86_64", NativeLibrary.platform());
+        assertEquals(PLATFORM, NativeLibrary.platform());
+        assertEquals(BUNDLED, NativeLibrary.bundledPlatforms());
+    }
+
+    @Test
+    void theArchitectureNamesMapToThePlatformFolders() {
+        Map<String, String> platforms = new LinkedHashMap<>();
+        for (String arch : List.of("amd64", "x86_64", "aarch64", "arm64", "riscv64", "ppc64le")) {
+            platforms.put(arch, NativeLibrary.platform("Linux", arch));
+        }
+        assertEquals(Map.of("amd64", "linux-x86_64", "x86_64", "linux-x86_64", "aarch64", "linux-aarch64",
+                "arm64", "linux-aarch64", "riscv64", "linux-riscv64", "ppc64le", "linux-ppc64le"), platforms);
     }
 
     @Test
@@ -45,9 +64,32 @@ class NativeLibraryTest {
     @Test
     void anUnsupportedPlatformIsNamed() throws Exception {
         String out = run("-Dos.arch=riscv64");
-        assertTrue(out.contains("this jar has no native library for platform linux-riscv64 (it supports "
-                + "linux-x86_64)"), out);
-        assertTrue(out.contains("-Dprotocompat.native.library"), out);
+        assertTrue(out.contains("this jar has no native library for platform linux-riscv64 (it carries: "
+                + String.join(", ", BUNDLED) + "; release jars support linux-x86_64 and linux-aarch64). To run "
+                + "there, build the library on a linux-riscv64 machine (cargo build --release -p protocompat-jni) "
+                + "and point -Dprotocompat.native.library at it."), out);
+    }
+
+    /**
+     * On an x86_64 host, a JVM that says it is aarch64: without -Pportable the jar has no such
+     * library and says how to get one; with it, the loader picks native/linux-aarch64, which
+     * this JVM refuses as another machine's code.
+     */
+    @Test
+    void aReleasePlatformIsLookedUpInItsOwnFolder() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(PLATFORM.equals("linux-x86_64"), "an x86_64 JVM only");
+        String out = run("-Dos.arch=aarch64");
+        if (BUNDLED.contains("linux-aarch64")) {
+            assertTrue(out.contains("cannot load the library extracted to"), out);
+            assertTrue(out.contains("can't load AARCH64 .so on a AMD 64 platform)). The library is for another "
+                    + "machine than this JVM's (platform linux-aarch64): point -Dprotocompat.native.library at one "
+                    + "built for it."), out);
+        } else {
+            assertTrue(out.contains("this jar has no native library for platform linux-aarch64 (it carries: "
+                    + "linux-x86_64; it was built without -Pportable). Use a jar built with mvn -Pportable "
+                    + "package, which carries linux-x86_64 and linux-aarch64, or build the library on a "
+                    + "linux-aarch64 machine"), out);
+        }
     }
 
     @Test
