@@ -172,17 +172,13 @@ fn audit(checker: &Checker, topic: String, strategy: Strategy, versions: &[Loade
     };
     let version_of = |index: usize| versions[index].version.unwrap_or(index as i64);
     for index in 1..versions.len() {
-        let before = &versions[..index];
-        // The broker's upload path: bytes already stored are not checked; a non-transitive
-        // strategy compares with the latest only.
-        if before.iter().any(|v| v.data == versions[index].data) {
-            continue;
-        }
-        let compared: Vec<&[u8]> = if is_transitive(strategy) {
-            before.iter().map(|v| v.data.as_slice()).collect()
-        } else {
-            vec![before[index - 1].data.as_slice()]
-        };
+        let compared: Vec<&[u8]> =
+            match broker::on_upload(strategy, &versions[..index], &versions[index].data) {
+                broker::Upload::Stored(_) => continue,
+                broker::Upload::Compared(compared) => {
+                    compared.iter().map(|v| v.data.as_slice()).collect()
+                }
+            };
         match checker.check(&compared, &versions[index].data, strategy) {
             Ok(report) if !report.compatible => result.uploads.push((version_of(index), report)),
             Ok(_) => {}
@@ -219,13 +215,6 @@ fn audit(checker: &Checker, topic: String, strategy: Strategy, versions: &[Loade
     result
 }
 
-fn is_transitive(strategy: Strategy) -> bool {
-    matches!(
-        strategy,
-        Strategy::BackwardTransitive | Strategy::ForwardTransitive | Strategy::FullTransitive
-    )
-}
-
 fn error_text(error: CheckError) -> String {
     match error {
         CheckError::Schema(e) => format!("{}: {}", e.rule.id(), e.message),
@@ -259,7 +248,7 @@ fn compared_versions(audit: &TopicAudit, version: i64) -> Vec<i64> {
         .copied()
         .filter(|v| *v < version)
         .collect();
-    if is_transitive(audit.strategy) {
+    if broker::is_transitive(audit.strategy) {
         before
     } else {
         before.last().copied().into_iter().collect()

@@ -358,6 +358,35 @@ fn strategy_named(body: &str) -> Option<Strategy> {
     name.parse().ok()
 }
 
+/// What the broker compares an upload with, given the versions it holds (oldest first).
+pub enum Upload<'a> {
+    /// The bytes are stored already: the broker answers with that version and checks nothing.
+    Stored(&'a Loaded),
+    /// The versions the check compares: the latest only under a non-transitive strategy.
+    Compared(&'a [Loaded]),
+}
+
+/// The broker's upload path for `new` against `held`: the stored-bytes lookup over every
+/// version, then `checkCompatibilityWithLatest` or, for a transitive strategy, `…WithAll`.
+pub fn on_upload<'a>(strategy: Strategy, held: &'a [Loaded], new: &[u8]) -> Upload<'a> {
+    if let Some(stored) = held.iter().find(|v| v.data == new) {
+        return Upload::Stored(stored);
+    }
+    // A strategy that compares nothing keeps what it was given, as the engine reports it.
+    if is_transitive(strategy) || held.is_empty() || strategy.directions().is_empty() {
+        Upload::Compared(held)
+    } else {
+        Upload::Compared(&held[held.len() - 1..])
+    }
+}
+
+pub fn is_transitive(strategy: Strategy) -> bool {
+    matches!(
+        strategy,
+        Strategy::BackwardTransitive | Strategy::ForwardTransitive | Strategy::FullTransitive
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

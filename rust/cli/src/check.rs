@@ -167,25 +167,6 @@ pub fn run(request: Request) -> ExitCode {
     report(&request, limits, strategy, new, existing, notes)
 }
 
-/// The broker compares a non-transitive strategy with the latest version only.
-fn compared(strategy: Strategy, mut existing: Vec<Loaded>, notes: &mut Vec<String>) -> Vec<Loaded> {
-    let transitive = matches!(
-        strategy,
-        Strategy::BackwardTransitive | Strategy::ForwardTransitive | Strategy::FullTransitive
-    );
-    if !transitive && existing.len() > 1 && !strategy.directions().is_empty() {
-        let held = existing.len();
-        existing.drain(..held - 1);
-        notes.push(format!(
-            "{} compares the latest of the {held} existing schemas only, as the broker does; \
-             {}_TRANSITIVE compares them all",
-            strategy.name(),
-            strategy.name()
-        ));
-    }
-    existing
-}
-
 fn report(
     request: &Request,
     limits: Limits,
@@ -196,15 +177,26 @@ fn report(
 ) -> ExitCode {
     let format = request.format;
     let strategy = strategy.unwrap_or(Strategy::Full);
-    let existing = if let Some(stored) = existing.iter().find(|e| e.data == new.data) {
-        // The broker looks the bytes up among all versions first, and a match is not checked.
-        notes.push(format!(
-            "the new schema is byte for byte {}: the broker answers with that version and checks nothing",
-            stored.describe()
-        ));
-        Vec::new()
-    } else {
-        compared(strategy, existing, &mut notes)
+    let existing = match broker::on_upload(strategy, &existing, &new.data) {
+        broker::Upload::Stored(stored) => {
+            notes.push(format!(
+                "the new schema is byte for byte {}: the broker answers with that version and checks nothing",
+                stored.describe()
+            ));
+            &[]
+        }
+        broker::Upload::Compared(compared) => {
+            if compared.len() < existing.len() {
+                notes.push(format!(
+                    "{} compares the latest of the {} existing schemas only, as the broker does; \
+                     {}_TRANSITIVE compares them all",
+                    strategy.name(),
+                    existing.len(),
+                    strategy.name()
+                ));
+            }
+            compared
+        }
     };
     let data: Vec<&[u8]> = existing.iter().map(|e| e.data.as_slice()).collect();
     let checker = Checker::with_limits(Bounds::NONE, limits).with_profile(request.profile);
@@ -232,7 +224,7 @@ fn report(
         &report,
         strategy,
         &new,
-        &existing,
+        existing,
         &notes,
         request.fail_on_warning,
     );
