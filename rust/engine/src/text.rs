@@ -1,15 +1,60 @@
-//! Bounding text that comes from schemas, callers or panics before it goes into a message.
+//! Bounding text that comes from schemas, callers, servers or panics before it goes into a
+//! message, and making it safe to print: such text may carry control characters that a
+//! terminal would obey (ESC sequences set the window title or clear the screen) or that a CI
+//! runner would read as a command of its own (a newline followed by `::error …::`).
+
+use std::borrow::Cow;
 
 /// What marks a text that was cut.
 pub const CUT_MARKER: char = '…';
 
+/// Whether `c` must not reach a terminal, a log or a CI runner as it is: the C0 controls
+/// (newline and tab included), DEL, the C1 controls (U+0080 to U+009F, which some terminals
+/// read as CSI and OSC), the line and paragraph separators, and the bidirectional overrides
+/// and isolates, which reorder what a reader sees.
+pub fn is_unsafe_char(c: char) -> bool {
+    matches!(c,
+        '\u{0}'..='\u{1f}'
+        | '\u{7f}'..='\u{9f}'
+        | '\u{2028}' | '\u{2029}'
+        | '\u{202a}'..='\u{202e}'
+        | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` with every [`is_unsafe_char`] written as an escape (`\n`, `\r`, `\t`, else
+/// `\u{1b}`), so that it prints as one line of inert characters; unchanged (borrowed) when it
+/// holds none, which is almost always.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if is_unsafe_char(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `text` made [`printable`], in at most `max_bytes` bytes ([`cut`]): the one way text from an
+/// input, a server or a panic goes into a message.
+pub fn bound(text: &str, max_bytes: usize) -> String {
+    cut(&printable(text), max_bytes)
+}
+
 /// `text` in at most `max_bytes` bytes: unchanged if it fits, otherwise cut on a character
-/// boundary and ended with [`CUT_MARKER`], the marker counted in the bound.
+/// boundary and ended with [`CUT_MARKER`], the marker counted in the bound. For text of our
+/// own making whose untrusted parts went through [`bound`] already (a multi-line report).
 ///
 /// Bytes, not characters, because the bound is there for memory and for the size of what the
 /// broker shows: 300 characters of CJK or emoji would be 900 to 1,200 bytes. Below the
 /// marker's own 3 bytes there is no room for it, and the text is only cut.
-pub fn bound(text: &str, max_bytes: usize) -> String {
+pub fn cut(text: &str, max_bytes: usize) -> String {
     if text.len() <= max_bytes {
         return text.to_owned();
     }
@@ -47,6 +92,19 @@ mod tests {
         // `é` is two bytes: the cut moves back to the boundary before it.
         assert_eq!(bound("aééé", 6), "aé…");
         assert_eq!(bound("aééé", 5), "a…");
+    }
+
+    #[test]
+    fn control_characters_are_escaped_before_the_bound() {
+        assert_eq!(printable("shop.Order"), Cow::Borrowed("shop.Order"));
+        assert_eq!(
+            printable("a\nb\r\t\u{1b}]0;x\u{7}\u{9b}\u{202e}"),
+            "a\\nb\\r\\t\\u{1b}]0;x\\u{7}\\u{9b}\\u{202e}"
+        );
+        assert_eq!(bound("\u{1b}[2J", 100), "\\u{1b}[2J");
+        // Escapes count in the bound; a cut never splits one into a raw control.
+        let cut = bound(&"\u{1b}".repeat(100), 20);
+        assert!(cut.len() <= 20 && !cut.chars().any(is_unsafe_char), "{cut}");
     }
 
     #[test]

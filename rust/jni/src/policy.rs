@@ -95,7 +95,9 @@ fn throw(env: &mut Env<'_>, message: String, details: &str) {
     if env.exception_check() {
         return;
     }
-    let message = text::bound(&message, TEXT_LIMIT);
+    // The message is ours (a report whose names were made printable): cut, not escaped, so
+    // that its lines stay lines.
+    let message = text::cut(&message, TEXT_LIMIT);
     let exception = env.new_string(message).and_then(|message| {
         let details = env.new_string(details)?;
         env.new_object(
