@@ -18,9 +18,10 @@ use crate::budget::Budget;
 use crate::cache::{BoundedLru, IndexDigest};
 use crate::error::{CheckError, DecodeError, SchemaError};
 use crate::limits::Limits;
-use crate::model::{short_sha256, Schema};
+use crate::model::Schema;
 use crate::report::Report;
 use crate::rules::{Profile, RuleId, PIP246};
+use crate::schema_ref::short_sha256;
 use crate::schema_ref::{LazyDigest, SchemaDigest};
 use crate::schema_ref::{NamedSchema, SchemaRef};
 use crate::strategy::{Direction, Requested, Strategy};
@@ -296,7 +297,7 @@ impl Checker {
         strategy: impl Into<Requested>,
     ) -> Result<Checked, CheckError> {
         let strategy = strategy.into();
-        crate::contain_panics(|| self.check_metered(source, strategy))
+        crate::contain::contain_panics(|| self.check_metered(source, strategy))
     }
 
     /// One check with a memory budget of its own. The peak it reached is kept for

@@ -42,7 +42,7 @@ pub use limits::Limits;
 pub use model::Schema;
 pub use report::{Finding, Report};
 pub use rules::{Profile, RuleId, Severity, CONSERVATIVE, PIP246, PROFILES};
-pub use schema_ref::{NamedSchema, SchemaDigest, SchemaRef};
+pub use schema_ref::{short_sha256, NamedSchema, SchemaDigest, SchemaRef};
 pub use settings::{Setting, Settings, SETTINGS};
 pub use strategy::{Direction, Requested, Strategy};
 

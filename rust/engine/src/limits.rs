@@ -3,7 +3,6 @@
 //! RESOURCE_LIMIT_EXCEEDED, naming the limit and how to raise it.
 
 use crate::error::DecodeError;
-use crate::model::Counts;
 
 /// The caps. Defaults are far above real schemas (descriptor.proto is 30 messages, 9 KB).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,6 +159,37 @@ impl Limits {
         }
         Ok(())
     }
+}
+
+/// What a descriptor set declares, counted over every file in it, imported or not.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// File records (the same file listed twice counts twice).
+    pub files: usize,
+    /// Messages, nested ones, map entries and groups included.
+    pub messages: usize,
+    /// Fields, extensions included.
+    pub fields: usize,
+    /// Enum values.
+    pub enum_values: usize,
+    /// Every declaration the model builds a row or checks a name for: messages, fields, oneofs, enums, enum
+    /// values, services and methods.
+    pub declarations: usize,
+    /// Every record decoding allocates for: each declaration, each string (names, type names,
+    /// imports, reserved names, defaults) and each options, source info or range message. A
+    /// bound on what decoding can allocate, whatever the set repeats.
+    pub elements: usize,
+    /// Records inside options, source info and ranges, a few levels down (uninterpreted
+    /// options and their name parts, locations and their comments): compiled schemas have
+    /// few, and the pool spends hundreds of bytes on each.
+    pub nested_records: usize,
+    /// Bytes of the full names (`pkg.Outer.Inner.field`) of every declaration together: what
+    /// a descriptor model may store, which nesting multiplies beyond the size of the set.
+    pub full_name_bytes: usize,
+    /// Bytes of the longest name: file names, packages, imports, the names of messages,
+    /// fields, oneofs, enums, enum values, services and methods, and the type names, extendees,
+    /// JSON names and method input and output types that refer to them.
+    pub longest_name: usize,
 }
 
 fn exceeded(

@@ -7,14 +7,11 @@ use crate::schema_ref::{NamedSchema, SchemaDigest, SchemaRef};
 use crate::strategy::Direction;
 use crate::text;
 use crate::walk::Verdict;
+pub use crate::walk::KEPT_FINDINGS;
 
 /// The broker shows our message in `pulsar-admin` output and client exceptions; past this
 /// size it stops being read and starts being a problem for logs.
 pub const TEXT_LIMIT: usize = 4096;
-
-/// Findings of each severity kept per compared pair and per report: more than a 4 KiB text
-/// can show. The rest are counted, never held (RULES.md section 4).
-pub const KEPT_FINDINGS: usize = 64;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {

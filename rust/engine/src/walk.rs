@@ -15,12 +15,14 @@ use crate::model::{FieldRef, MessageRef};
 
 use crate::budget::Budget;
 use crate::error::CheckError;
-use crate::report::KEPT_FINDINGS;
 use crate::rules::{
     Check, FieldCheck, FieldPair, MessagePair, Profile, Rule, Severity, Types, Violation,
 };
 use crate::text::bound;
 
+/// Findings of each severity kept per compared pair and per report: more than a 4 KiB text
+/// can show. The rest are counted, never held (RULES.md section 4).
+pub const KEPT_FINDINGS: usize = 64;
 /// Longest path kept in a finding; a longer one keeps its root and its last fields.
 const PATH_LIMIT: usize = 512;
 /// Longest writer or reader description kept in a finding.

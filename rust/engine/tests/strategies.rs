@@ -4,8 +4,8 @@ mod support;
 
 use std::sync::{Mutex, OnceLock};
 
-use protocompat::model::short_sha256;
 use protocompat::report::TEXT_LIMIT;
+use protocompat::schema_ref::short_sha256;
 use protocompat::{check, check_code, Direction, Requested, RuleId, SchemaRef, Strategy};
 use support::schema_from_text;
 

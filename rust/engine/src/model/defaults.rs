@@ -1,7 +1,7 @@
 //! Default values: `[default = …]` as descriptor.proto stores it (text), parsed the way
 //! protobuf parses it, and the implicit default of a field that declares none.
 
-use super::tables::{Kind, Scalar};
+use super::tables::{FieldRef, Kind, Scalar};
 use crate::text::bound;
 
 /// A field's default, typed.
@@ -186,6 +186,23 @@ pub(crate) fn zero(kind: &Kind<'_>) -> Option<DefaultValue> {
         Kind::Enum(e) => DefaultValue::Enum(e.first_number()),
         Kind::Message(_) | Kind::Group(_) => return None,
     })
+}
+
+impl FieldRef<'_> {
+    /// What a reader sees for the field when it is unset: the declared default where the
+    /// field may declare one, else the type's zero or the enum's first value. `None` for
+    /// repeated and message fields.
+    pub fn default_value(&self) -> Option<DefaultValue> {
+        if self.is_repeated() {
+            return None;
+        }
+        let kind = self.kind();
+        match self.declared_default() {
+            // Validated when the model was built.
+            Some(text) => parse(text, &kind).ok(),
+            None => zero(&kind),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,39 +1,46 @@
 //! The schema model: Pulsar PROTOBUF_NATIVE schema data -> compact tables of the root file's
 //! import closure, with effective features, and the root message inside them.
 //!
+//! From the top down (each place uses only those below it):
 //! - `pulsar_json`: the JSON the broker stores, and the descriptor set inside it;
+//! - `descriptor_set`: a set to a model, in one pass or after the prescan;
+//! - `closure`: which files the root's import closure holds, dependencies first;
+//! - `read`: those files read straight from the bytes into [`Model`]'s tables: files,
+//!   messages and fields, enums, services, then names resolved (`read/resolve.rs`);
+//! - `tally`: the prescan's counts kept while reading, so that most sets are read in one pass;
 //! - `prescan`: counts from the raw wire bytes, checked against the limits first;
-//! - `tally`: the same counts kept while decoding, so that most sets are read in one pass;
-//! - `descriptor_set`: which files the root's import closure holds, dependencies first;
-//! - `wire` and `decode`: those files read straight from the bytes into [`Model`]'s tables;
-//! - `features`: edition defaults and inheritance, proto2 and proto3 as their equivalents;
-//! - `names`: type names resolved through a tree of scopes;
+//! - `set`: the set's file records, and what is wrong with them in prost's words;
+//! - `names`: type names resolved as protobuf resolves them;
 //! - `defaults`: declared and implicit default values;
-//! - `tables`: the tables and the views the rules read ([`MessageRef`], [`FieldRef`], …).
+//! - `tables`: the tables and the views the rules read ([`MessageRef`], [`FieldRef`], …);
+//! - `features`: edition defaults and inheritance, proto2 and proto3 as their equivalents;
+//! - `descriptor_proto` and `wire`: descriptor.proto's field numbers, the wire format.
 
-mod decode;
+mod closure;
 mod defaults;
+mod descriptor_proto;
 mod descriptor_set;
 mod features;
 mod names;
 mod prescan;
 mod pulsar_json;
+mod read;
+mod set;
 mod tables;
 mod tally;
 mod wire;
-
-use sha2::{Digest, Sha256};
 
 use crate::error::DecodeError;
 use crate::limits::Limits;
 use crate::text::bound;
 
+pub use crate::limits::Counts;
 pub use defaults::DefaultValue;
 pub use features::{
     EnumType, Features, FieldPresence, JavaUtf8Validation, MessageEncoding, RepeatedFieldEncoding,
     Syntax, Unrecognized, Utf8Validation,
 };
-pub use prescan::{prescan, Counts};
+pub use prescan::prescan;
 pub use pulsar_json::SchemaData;
 pub use tables::{Cardinality, EnumRef, FieldRef, FileRef, Kind, MessageRef, Model, Scalar};
 
@@ -94,15 +101,6 @@ pub fn build_both_ways(
     limits: &Limits,
 ) -> (Option<Model>, Result<Model, DecodeError>) {
     descriptor_set::build_both_ways(descriptor_set, root_file, limits)
-}
-
-/// The first 12 hex digits of the SHA-256 of `data`.
-pub fn short_sha256(data: &[u8]) -> String {
-    Sha256::digest(data)
-        .iter()
-        .take(6)
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 fn find_root(model: &Model, root_message: &str, root_file: &str) -> Result<u32, DecodeError> {

@@ -11,7 +11,12 @@
 //! its parts from every enclosing scope would cost the depth times the parts, which a name of
 //! hundreds of parts under a deep package makes far worse than the candidates' bytes.
 
-use super::decode::NameMap;
+use std::collections::HashMap;
+
+/// Names are interned and declarations resolved through maps of names. Their hasher is seeded
+/// per process, like the standard one, so an input cannot aim collisions at it, and is several
+/// times faster on short names.
+pub(super) type NameMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 /// A message or an enum, by its row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

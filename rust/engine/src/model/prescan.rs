@@ -17,41 +17,11 @@
 
 use std::borrow::Cow;
 
-use super::descriptor_set::not_a_descriptor_set;
+use super::set::{not_a_descriptor_set, FileRecord};
 use super::wire::varint_at;
 use crate::error::DecodeError;
+use crate::limits::Counts;
 use crate::text::bound;
-
-/// What a descriptor set declares, counted over every file in it, imported or not.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// File records (the same file listed twice counts twice).
-    pub files: usize,
-    /// Messages, nested ones, map entries and groups included.
-    pub messages: usize,
-    /// Fields, extensions included.
-    pub fields: usize,
-    /// Enum values.
-    pub enum_values: usize,
-    /// Every declaration the model builds a row or checks a name for: messages, fields, oneofs, enums, enum
-    /// values, services and methods.
-    pub declarations: usize,
-    /// Every record decoding allocates for: each declaration, each string (names, type names,
-    /// imports, reserved names, defaults) and each options, source info or range message. A
-    /// bound on what decoding can allocate, whatever the set repeats.
-    pub elements: usize,
-    /// Records inside options, source info and ranges, a few levels down (uninterpreted
-    /// options and their name parts, locations and their comments): compiled schemas have
-    /// few, and the pool spends hundreds of bytes on each.
-    pub nested_records: usize,
-    /// Bytes of the full names (`pkg.Outer.Inner.field`) of every declaration together: what
-    /// a descriptor model may store, which nesting multiplies beyond the size of the set.
-    pub full_name_bytes: usize,
-    /// Bytes of the longest name: file names, packages, imports, the names of messages,
-    /// fields, oneofs, enums, enum values, services and methods, and the type names, extendees,
-    /// JSON names and method input and output types that refer to them.
-    pub longest_name: usize,
-}
 
 /// Counts what `descriptor_set` (the serialized `google.protobuf.FileDescriptorSet`) declares
 /// without decoding it, in one pass that allocates nothing proportional to the counts.
@@ -61,17 +31,6 @@ pub struct Counts {
 /// compares these counts with [`crate::Limits`].
 pub fn prescan(descriptor_set: &[u8]) -> Result<Counts, DecodeError> {
     Ok(scan(descriptor_set, 0)?.counts)
-}
-
-/// One file of the set, as found by [`scan`].
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct FileRecord<'a> {
-    /// The record as the set holds it, key and length included. prost decoding it as a
-    /// FileDescriptorSet counts nesting and names enclosing fields exactly as it would in the
-    /// whole set, so its errors do not change.
-    pub bytes: &'a [u8],
-    /// The file's name (the last one, as prost keeps the last); empty when it has none.
-    pub name: &'a [u8],
 }
 
 /// The counts of [`prescan`], and where the files and the longest name are.

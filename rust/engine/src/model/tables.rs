@@ -1,10 +1,9 @@
 //! The compact model: one schema's declarations in flat tables, referring to each other by
-//! index, their names in one text arena. Built by `decode`, read through the views at the end
+//! index, their names in one text arena. Built by `read`, read through the views at the end
 //! of this file ([`MessageRef`], [`FieldRef`], [`EnumRef`], [`FileRef`]).
 
 use std::fmt;
 
-use super::defaults::{self, DefaultValue};
 use super::features::{
     EnumType, Features, FieldPresence, JavaUtf8Validation, MessageEncoding, RepeatedFieldEncoding,
     Syntax, Utf8Validation,
@@ -615,21 +614,6 @@ impl<'a> FieldRef<'a> {
     /// `[default = …]` as declared.
     pub fn declared_default(&self) -> Option<&'a str> {
         self.row().default.map(|s| self.model.str(s))
-    }
-
-    /// What a reader sees for the field when it is unset: the declared default where the
-    /// field may declare one, else the type's zero or the enum's first value. `None` for
-    /// repeated and message fields.
-    pub fn default_value(&self) -> Option<DefaultValue> {
-        if self.is_repeated() {
-            return None;
-        }
-        let kind = self.kind();
-        match self.declared_default() {
-            // Validated when the model was built.
-            Some(text) => defaults::parse(text, &kind).ok(),
-            None => defaults::zero(&kind),
-        }
     }
 
     /// Whether the message type is encoded delimited (a group).

@@ -18,9 +18,10 @@
 //! decode after it, which say what is wrong in the same words as ever. So a set decoded in one
 //! pass is one the prescan accepts, and one it refuses is refused as before.
 
-use super::prescan::{self, Counts, Kind, Value as Declared};
+use super::prescan::{self, Kind, Value as Declared};
 use super::tables::Model;
 use super::wire::{Reader, Value};
+use crate::limits::Counts;
 use crate::limits::Limits;
 
 /// Messages nested deeper than this end a pass, and the prescan, whose frames are small, walks

@@ -1,0 +1,124 @@
+//! The CPU the costliest inputs known inside the default limits take, per check and per upload:
+//! what one schema upload can cost a broker (RELIABILITY.md, "Worst inputs inside the default
+//! limits"). Prints figures; asserts nothing.
+//!
+//! `cargo run --release -p protocompat --example worst_inputs [SHAPE...]`: each shape of
+//! `tests/support/shapes.rs` (all without arguments), under both profiles: one cold FULL check of
+//! a new variant against one existing variant, as a broker makes it for an upload. The CPU is
+//! this thread's (`CLOCK_THREAD_CPUTIME_ID`), so other work on the machine does not count.
+//!
+//! `… --example worst_inputs history SHAPE|large-MB VERSIONS`: uploads 1 to VERSIONS, each
+//! checked FULL_TRANSITIVE against every earlier version by one checker with the default cache
+//! bounds, as a broker keeps one for its lifetime; prints the CPU of each upload. `large-16`
+//! is a plain schema of about 16 MB (long field names): a history of them outgrows the caches.
+
+use std::time::Duration;
+
+use protocompat::{Bounds, Checker, Profile, Strategy, PROFILES};
+
+#[path = "../tests/support/shapes.rs"]
+mod shapes;
+
+#[global_allocator]
+static ALLOCATOR: protocompat::budget::MeteredAllocator<mimalloc::MiMalloc> =
+    protocompat::budget::MeteredAllocator(mimalloc::MiMalloc);
+
+/// The CPU this thread has used.
+fn thread_cpu() -> Duration {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec, which `now` is.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
+}
+
+fn timed<R>(f: impl FnOnce() -> R) -> (R, Duration) {
+    let started = thread_cpu();
+    let result = f();
+    (result, thread_cpu() - started)
+}
+
+fn outcome(result: &Result<protocompat::Report, protocompat::CheckError>) -> String {
+    match result {
+        Ok(report) => protocompat::text::cut(&report.summary(), 100),
+        Err(e) => protocompat::text::cut(&e.to_string(), 160),
+    }
+}
+
+fn one_check(shape: &shapes::Shape, profile: &'static Profile) {
+    let (old, new) = ((shape.build)(0), (shape.build)(1));
+    let checker = Checker::new(Bounds::NONE).with_profile(profile);
+    let (result, cpu) = timed(|| checker.check(&[&old], &new, Strategy::Full));
+    println!(
+        "| {} | {} | {:.2} MB | {:.0} ms | {} |",
+        shape.name,
+        profile.name,
+        new.len() as f64 / 1e6,
+        cpu.as_secs_f64() * 1e3,
+        outcome(&result)
+    );
+}
+
+fn history(which: &str, versions: usize) {
+    let build: Box<dyn Fn(usize) -> Vec<u8>> = match which.strip_prefix("large-") {
+        Some(mb) => {
+            let bytes = mb.parse::<usize>().expect("large-MB") << 20;
+            Box::new(move |v| shapes::large_version(bytes, v))
+        }
+        None => {
+            let shape = shapes::SHAPES
+                .iter()
+                .find(|s| s.name == which)
+                .unwrap_or_else(|| panic!("no shape {which}"));
+            Box::new(shape.build)
+        }
+    };
+    let all: Vec<Vec<u8>> = (0..=versions).map(build).collect();
+    let size: usize = all.iter().map(Vec::len).sum();
+    println!(
+        "FULL_TRANSITIVE history of {which}: {} versions, {:.1} MB of schema data in all",
+        versions + 1,
+        size as f64 / 1e6
+    );
+    let checker = Checker::new(Bounds::DEFAULT);
+    let mut total = Duration::ZERO;
+    for upload in 1..=versions {
+        let existing: Vec<&[u8]> = all[..upload].iter().map(Vec::as_slice).collect();
+        let (result, cpu) =
+            timed(|| checker.check(&existing, &all[upload], Strategy::FullTransitive));
+        total += cpu;
+        let stats = checker.stats();
+        println!(
+            "upload {upload:>4} against {upload:>4}: {:>7.0} ms  (caches: {} schemas, {:.0} MB data, {} decoded, {:.0} MB)  {}",
+            cpu.as_secs_f64() * 1e3,
+            stats.schemas,
+            stats.schema_data_bytes as f64 / 1e6,
+            stats.decoded,
+            stats.decoded_bytes as f64 / 1e6,
+            outcome(&result)
+        );
+    }
+    println!("all uploads: {:.1} s of CPU", total.as_secs_f64());
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("history") {
+        let which = args.get(1).map(String::as_str).unwrap_or("large-16");
+        let versions = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(8);
+        history(which, versions);
+        return;
+    }
+    println!("| Shape | Profile | Schema data | CPU per check | Answer |");
+    println!("|---|---|---:|---:|---|");
+    for shape in shapes::SHAPES {
+        if !args.is_empty() && !args.iter().any(|a| a == shape.name) {
+            continue;
+        }
+        for profile in PROFILES {
+            one_check(shape, profile);
+        }
+    }
+}

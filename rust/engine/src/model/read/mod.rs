@@ -1,0 +1,217 @@
+//! Serialized files -> the flat tables of [`Model`], straight from the wire bytes.
+//!
+//! Each file of the closure is read once, dependencies first; every declaration becomes one row,
+//! its names copied once into the model's text (short names interned). Type names are kept as
+//! borrowed slices until every file is in, then resolved against one symbol table, which is
+//! dropped afterwards: the model keeps indices, not names to look up.
+//!
+//! Everything protobuf would refuse to build is refused here with the file and the element it
+//! is about (RULES.md section 4), also in declarations the root never reaches; a feature or an
+//! edition this checker does not know is UNSUPPORTED_FEATURE.
+//!
+//! - `files`: a file, its syntax or edition and its options;
+//! - `messages`: messages and their oneofs, fields sorted by number;
+//! - `fields`: fields and extensions, each syntax's rules for them;
+//! - `enums`, `services`;
+//! - `resolve`: once every file is in, type names to rows, and defaults checked.
+
+mod enums;
+mod fields;
+mod files;
+mod messages;
+mod resolve;
+mod services;
+
+use super::features::{FeatureError, FeatureSet, Features, Syntax};
+use super::names::NameMap;
+use super::tables::{Model, Str};
+use super::tally::Tally;
+use crate::error::DecodeError;
+use crate::text::bound;
+use resolve::Pending;
+
+/// Why a file could not be read into the model.
+pub(crate) enum BuildError {
+    /// The bytes are not a well-formed descriptor; the caller asks prost for its words.
+    Malformed(&'static str),
+    /// Boxed, so that every result of the decoder stays small: errors are rare.
+    Refused(Box<DecodeError>),
+}
+
+impl From<&'static str> for BuildError {
+    fn from(description: &'static str) -> BuildError {
+        BuildError::Malformed(description)
+    }
+}
+
+impl From<DecodeError> for BuildError {
+    fn from(error: DecodeError) -> BuildError {
+        BuildError::Refused(Box::new(error))
+    }
+}
+
+type Result<T> = std::result::Result<T, BuildError>;
+
+pub(crate) struct Builder<'a> {
+    model: Model,
+    interned: NameMap<&'a str, Str>,
+    pending: Vec<Pending<'a>>,
+    scratch: String,
+    /// The declarations inside the messages being read, innermost last: (tag, bytes).
+    children: Vec<(u32, &'a [u8])>,
+    /// The effective features of the oneofs of the messages being read, innermost last.
+    oneof_features: Vec<Features>,
+    /// One message's field names (interned, so equal names start at the same place) and rows.
+    names: Vec<(u32, u32)>,
+    /// What the prescan counts, counted again as the files are read.
+    tally: Tally,
+}
+
+/// Where an error is: a declaration's full name, or a member (`name`) of a scope. Rendered
+/// only when an error is, so reading a field builds no text.
+#[derive(Clone, Copy)]
+struct Element<'e> {
+    scope: Str,
+    name: &'e str,
+}
+
+impl Element<'_> {
+    const FILE: Element<'static> = Element {
+        scope: Str { start: 0, len: 0 },
+        name: "",
+    };
+
+    fn named(full_name: Str) -> Element<'static> {
+        Element {
+            scope: full_name,
+            name: "",
+        }
+    }
+}
+
+/// What every declaration of one file is read with.
+#[derive(Clone, Copy)]
+struct Context {
+    file: u32,
+    syntax: Syntax,
+}
+
+impl<'a> Builder<'a> {
+    pub(crate) fn new(tally: Tally) -> Builder<'a> {
+        Builder {
+            model: Model::default(),
+            interned: NameMap::default(),
+            pending: Vec::new(),
+            scratch: String::new(),
+            children: Vec::new(),
+            oneof_features: Vec::new(),
+            names: Vec::new(),
+            tally,
+        }
+    }
+
+    /// The prescan's counts for the files read so far, `files` records in `set_len` bytes, or
+    /// more (see [`Tally::counts`]).
+    pub(crate) fn counts(&self, files: usize, set_len: usize) -> super::Counts {
+        self.tally.counts(&self.model, files, set_len)
+    }
+
+    /// Room for what the prescan counted, so the tables grow without copying.
+    pub(crate) fn reserve(&mut self, counts: &super::Counts) {
+        let model = &mut self.model;
+        model.messages.reserve_exact(counts.messages);
+        model.fields.reserve_exact(counts.fields);
+        model.values.reserve_exact(counts.enum_values);
+        model.by_number.reserve_exact(counts.fields);
+    }
+
+    fn intern(&mut self, text: &'a str) -> Str {
+        if let Some(&s) = self.interned.get(text) {
+            return s;
+        }
+        let s = self.push(text);
+        self.interned.insert(text, s);
+        s
+    }
+
+    fn push(&mut self, text: &str) -> Str {
+        let start = self.model.text.len() as u32;
+        self.model.text.push_str(text);
+        Str {
+            start,
+            len: text.len() as u32,
+        }
+    }
+
+    /// `scope.name` as a new piece of text.
+    fn join(&mut self, scope: Str, name: &str) -> (Str, u32) {
+        let start = self.model.text.len();
+        if scope.len > 0 {
+            let scope = scope.start as usize..(scope.start + scope.len) as usize;
+            // Through a buffer: the text cannot be read while it grows.
+            self.scratch.clear();
+            self.scratch.push_str(&self.model.text[scope]);
+            self.model.text.push_str(&self.scratch);
+            self.model.text.push('.');
+        }
+        let name_at = (self.model.text.len() - start) as u32;
+        self.model.text.push_str(name);
+        let full = Str {
+            start: start as u32,
+            len: (self.model.text.len() - start) as u32,
+        };
+        (full, name_at)
+    }
+
+    fn text(&self, s: Str) -> &str {
+        self.model.str(s)
+    }
+
+    fn place(&self, file: u32, element: &Element<'_>) -> String {
+        let file = self.text(self.model.files[file as usize].name);
+        let scope = self.text(element.scope);
+        let element = match (scope.is_empty(), element.name.is_empty()) {
+            (_, true) => scope.to_owned(),
+            (true, false) => element.name.to_owned(),
+            (false, false) => format!("{scope}.{}", element.name),
+        };
+        if element.is_empty() {
+            format!(" (file `{}`)", bound(file, 200))
+        } else {
+            format!(
+                " (file `{}`, at {})",
+                bound(file, 200),
+                bound(&element, 300)
+            )
+        }
+    }
+
+    fn refuse(&self, file: u32, element: &Element<'_>, what: impl AsRef<str>) -> BuildError {
+        BuildError::from(DecodeError::invalid(format!(
+            "the descriptor set does not build: {}{}",
+            what.as_ref(),
+            self.place(file, element)
+        )))
+    }
+
+    fn features(&self, ctx: Context, element: &Element<'_>, bytes: &[u8]) -> Result<FeatureSet> {
+        let set = FeatureSet::decode(bytes).map_err(|e| match e {
+            FeatureError::Malformed(description) => BuildError::Malformed(description),
+            FeatureError::Unknown(what) => BuildError::from(DecodeError::unsupported(format!(
+                "{what}{}",
+                self.place(ctx.file, element)
+            ))),
+        })?;
+        if !ctx.syntax.is_edition() && !set.is_empty() {
+            return Err(self.refuse(
+                ctx.file,
+                element,
+                format!(
+                    "features are set in a {} file; they are only valid under Protobuf Editions",
+                    ctx.syntax.name()
+                ),
+            ));
+        }
+        Ok(set)
+    }
+}

@@ -1,0 +1,168 @@
+//! Once every file is in: each type name resolved to its row, and defaults checked.
+
+use super::super::defaults;
+use super::super::descriptor_proto::{TYPE_ENUM, TYPE_GROUP, TYPE_MESSAGE};
+use super::super::features::{EnumType, MessageEncoding};
+use super::super::names::{Names, Symbol};
+use super::super::tables::{Model, Str, Type};
+use super::{BuildError, Builder, Element};
+use crate::error::DecodeError;
+use crate::text::bound;
+
+/// What a name waiting for resolution will become.
+pub(super) enum Target {
+    /// A field's type: the row, and its declared `type` (0 when only `type_name` is set).
+    Field { row: u32, declared: i32 },
+    /// An extension's type, checked and not kept.
+    ExtensionType { declared: i32 },
+    /// An extension's extendee or a method's input or output: must name a message.
+    MessageName,
+}
+
+pub(super) struct Pending<'a> {
+    pub(super) target: Target,
+    pub(super) name: &'a str,
+    /// The full name of the scope the name was written in (a package or a message).
+    pub(super) scope: Str,
+    pub(super) file: u32,
+    /// What the name belongs to, for errors: the declaration's scope and its own name.
+    pub(super) owner: Str,
+    pub(super) member: &'a str,
+}
+
+impl<'a> Builder<'a> {
+    /// Resolves every type name, validates defaults, and returns the model.
+    pub(crate) fn finish(mut self) -> std::result::Result<Model, DecodeError> {
+        let pending = std::mem::take(&mut self.pending);
+        let mut names = self.names()?;
+        let mut resolved: Vec<(u32, Type)> = Vec::new();
+        for p in &pending {
+            let found = names.resolve(p.name, self.model.str(p.scope));
+            let what = |this: &Self, text: String| {
+                let element = Element {
+                    scope: p.owner,
+                    name: p.member,
+                };
+                match this.refuse(p.file, &element, text) {
+                    BuildError::Refused(e) => *e,
+                    BuildError::Malformed(d) => DecodeError::invalid(d),
+                }
+            };
+            let Some(symbol) = found else {
+                let text = if p.name.is_empty() {
+                    "the field has no type name".to_owned()
+                } else {
+                    format!("'{}' is not defined", bound(p.name, 200))
+                };
+                return Err(what(&self, text));
+            };
+            let expected_message = match p.target {
+                Target::Field { declared, .. } | Target::ExtensionType { declared } => {
+                    match declared {
+                        TYPE_MESSAGE | TYPE_GROUP => Some(true),
+                        TYPE_ENUM => Some(false),
+                        _ => None,
+                    }
+                }
+                Target::MessageName => Some(true),
+            };
+            let is_message = matches!(symbol, Symbol::Message(_));
+            if expected_message.is_some_and(|m| m != is_message) {
+                let kind = if is_message { "a message" } else { "an enum" };
+                return Err(what(
+                    &self,
+                    format!(
+                        "'{}' is {kind}, which the declared type does not allow",
+                        bound(p.name, 200)
+                    ),
+                ));
+            }
+            if let Target::Field { row, declared } = p.target {
+                let ty = match symbol {
+                    Symbol::Enum(e) => Type::Enum(e),
+                    Symbol::Message(m) => {
+                        let field = &self.model.fields[row as usize];
+                        let delimited = declared == TYPE_GROUP
+                            || (field.features.message_encoding == MessageEncoding::Delimited
+                                && !self.model.messages[m as usize].map_entry
+                                && !self.model.messages[field.message as usize].map_entry);
+                        if delimited {
+                            Type::Group(m)
+                        } else {
+                            Type::Message(m)
+                        }
+                    }
+                };
+                resolved.push((row, ty));
+            }
+        }
+        for (row, ty) in resolved {
+            let field = &mut self.model.fields[row as usize];
+            field.ty = ty;
+            field.settle(self.model.messages[field.message as usize].map_entry);
+            // Java reads the field as closed while its enum is open.
+            if let Type::Enum(e) = ty {
+                self.model.beyond_fields |= field.features.java_legacy_closed_enum
+                    && self.model.enums[e as usize].features.enum_type != EnumType::Closed;
+            }
+        }
+        self.check_defaults()?;
+        // Tables grown row by row have room to spare, which a cached model would carry.
+        self.model.shrink_to_fit();
+        Ok(self.model)
+    }
+
+    /// Every message and enum, by full name and by scope; a name declared twice is refused.
+    fn names(&self) -> std::result::Result<Names<'_>, DecodeError> {
+        let model = &self.model;
+        let mut names = Names::new(model.messages.len() + model.enums.len());
+        let declared = model
+            .messages
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.full_name, m.file, Symbol::Message(i as u32)))
+            .chain(
+                model
+                    .enums
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| (e.full_name, e.file, Symbol::Enum(i as u32))),
+            );
+        for (full_name, file, symbol) in declared {
+            let name = model.str(full_name);
+            if !names.declare(name, symbol) {
+                let error = self.refuse(
+                    file,
+                    &Element::named(full_name),
+                    format!("'{}' is already defined", bound(name, 200)),
+                );
+                return Err(match error {
+                    BuildError::Refused(e) => *e,
+                    BuildError::Malformed(d) => DecodeError::invalid(d),
+                });
+            }
+        }
+        Ok(names)
+    }
+
+    fn check_defaults(&self) -> std::result::Result<(), DecodeError> {
+        for (id, row) in self.model.fields.iter().enumerate() {
+            let Some(text) = row.default else {
+                continue;
+            };
+            let field = self.model.field(id as u32);
+            if let Err(what) = defaults::parse(self.text(text), &field.kind()) {
+                let message = field.message();
+                let element = Element {
+                    scope: self.model.messages[row.message as usize].full_name,
+                    name: field.name(),
+                };
+                return Err(match self.refuse(message.file_index(), &element, what) {
+                    BuildError::Refused(e) => *e,
+                    BuildError::Malformed(d) => DecodeError::invalid(d),
+                });
+            }
+        }
+        Ok(())
+    }
+}
