@@ -55,6 +55,16 @@ pub const SHAPES: &[Shape] = &[
         build: deep_dotted,
     },
     Shape {
+        name: "deep-distinct",
+        about: "as deep-dotted, but every name distinct (`a.a.….T17`), each declared once",
+        build: deep_distinct,
+    },
+    Shape {
+        name: "deep-unresolved",
+        about: "distinct 256-part names `a.a.….T17` whose parts are all declared somewhere (`T17` at the root) but which name nothing",
+        build: deep_unresolved,
+    },
+    Shape {
         name: "field-limit",
         about: "the most fields allowed, in messages of 10, each held by the root (walked both ways)",
         build: field_limit,
@@ -274,6 +284,57 @@ fn deep_dotted(v: usize) -> Vec<u8> {
             .field
             .push(field(&format!("f{i}"), i, Type::Message, Some(&reference)));
     }
+    root.message_type.push(order);
+    schema(
+        vec![types, root],
+        &format!("{package}.Order"),
+        "order.proto",
+    )
+}
+
+fn deep_distinct(v: usize) -> Vec<u8> {
+    let (mut root, package) = deep_root("proto3");
+    let scope = vec!["a"; 255].join(".");
+    let mut types = file("types.proto", &scope, "proto3");
+    let mut order = message("Order");
+    // Each name is declared, and each field's full name holds the package: the full-name
+    // limit is what bounds them.
+    let count = fitting(package.len() + scope.len() + 8, 6, 1 << 20);
+    for i in 1..=count {
+        types.message_type.push(message(&format!("T{i}")));
+        order.field.push(field(
+            &format!("f{i}"),
+            i,
+            Type::Message,
+            Some(&format!("{scope}.T{i}")),
+        ));
+    }
+    types.message_type.push(message(&format!("V{v}")));
+    root.message_type.push(order);
+    schema(
+        vec![types, root],
+        &format!("{package}.Order"),
+        "order.proto",
+    )
+}
+
+fn deep_unresolved(v: usize) -> Vec<u8> {
+    let (mut root, package) = deep_root("proto3");
+    let scope = vec!["a"; 255].join(".");
+    let mut types = file("types.proto", "", "proto3");
+    let mut order = message("Order");
+    let count = (Limits::DEFAULT.max_schema_bytes / 4 * 3 - (64 << 10)) / (scope.len() + 48);
+    let count = count.min(fitting(package.len() + 6, 6, 1 << 20));
+    for i in 1..=count {
+        types.message_type.push(message(&format!("T{i}")));
+        order.field.push(field(
+            &format!("f{i}"),
+            i,
+            Type::Message,
+            Some(&format!("{scope}.T{i}")),
+        ));
+    }
+    types.message_type.push(message(&format!("V{v}")));
     root.message_type.push(order);
     schema(
         vec![types, root],

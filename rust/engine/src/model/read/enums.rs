@@ -2,6 +2,7 @@
 
 use super::super::descriptor_proto::{keys, tag};
 use super::super::features::{Features, Syntax};
+use super::super::names::Symbol;
 use super::super::prescan::Kind;
 use super::super::tables::{Enum, EnumValue, Span, Str};
 use super::super::wire::{Fields, Reader};
@@ -131,6 +132,8 @@ impl<'a> Builder<'a> {
             ));
         }
         self.model.beyond_fields |= features.unrecognized.is_some();
+        let id = self.model.enums.len() as u32;
+        self.declared_in.push((scope, Symbol::Enum(id)));
         self.model.enums.push(Enum {
             full_name,
             name_at,

@@ -3,6 +3,7 @@
 
 use super::super::descriptor_proto::{keys, tag};
 use super::super::features::Features;
+use super::super::names::Symbol;
 use super::super::prescan::Kind;
 use super::super::tables::{Message, Oneof, Span, Str, NONE};
 use super::super::tally::Tally;
@@ -109,6 +110,7 @@ impl<'a> Builder<'a> {
         };
         self.model.beyond_fields |=
             extension_ranges || message_set || features.unrecognized.is_some();
+        self.declared_in.push((scope, Symbol::Message(id)));
         self.model.messages.push(Message {
             full_name,
             name_at,

@@ -23,7 +23,7 @@ mod resolve;
 mod services;
 
 use super::features::{FeatureError, FeatureSet, Features, Syntax};
-use super::names::NameMap;
+use super::names::{NameMap, Symbol};
 use super::tables::{Model, Str};
 use super::tally::Tally;
 use crate::error::DecodeError;
@@ -65,6 +65,11 @@ pub(crate) struct Builder<'a> {
     names: Vec<(u32, u32)>,
     /// What the prescan counts, counted again as the files are read.
     tally: Tally,
+    /// The scope each message and enum was declared in, in the order they were: what the tree
+    /// of scopes for relative names is built from (`resolve.rs`).
+    declared_in: Vec<(Str, Symbol)>,
+    /// The work relative names took to resolve ([`super::names::Scopes::steps`]).
+    resolution_steps: u64,
 }
 
 /// Where an error is: a declaration's full name, or a member (`name`) of a scope. Rendered
@@ -104,6 +109,8 @@ impl<'a> Builder<'a> {
             pending: Vec::new(),
             scratch: String::new(),
             children: Vec::new(),
+            declared_in: Vec::new(),
+            resolution_steps: 0,
             oneof_features: Vec::new(),
             names: Vec::new(),
             tally,

@@ -3,7 +3,7 @@
 use super::super::defaults;
 use super::super::descriptor_proto::{TYPE_ENUM, TYPE_GROUP, TYPE_MESSAGE};
 use super::super::features::{EnumType, MessageEncoding};
-use super::super::names::{Names, Symbol};
+use super::super::names::{Names, Scopes, Symbol};
 use super::super::tables::{Model, Str, Type};
 use super::{BuildError, Builder, Element};
 use crate::error::DecodeError;
@@ -34,10 +34,13 @@ impl<'a> Builder<'a> {
     /// Resolves every type name, validates defaults, and returns the model.
     pub(crate) fn finish(mut self) -> std::result::Result<Model, DecodeError> {
         let pending = std::mem::take(&mut self.pending);
-        let mut names = self.names()?;
+        let (found, steps) = {
+            let names = self.names()?;
+            self.resolve(&names, &pending)
+        };
+        self.resolution_steps = steps;
         let mut resolved: Vec<(u32, Type)> = Vec::new();
-        for p in &pending {
-            let found = names.resolve(p.name, self.model.str(p.scope));
+        for (p, found) in pending.iter().zip(found) {
             let what = |this: &Self, text: String| {
                 let element = Element {
                     scope: p.owner,
@@ -110,6 +113,52 @@ impl<'a> Builder<'a> {
         // Tables grown row by row have room to spare, which a cached model would carry.
         self.model.shrink_to_fit();
         Ok(self.model)
+    }
+
+    /// What each pending name refers to: full names looked up whole, relative ones all
+    /// together through the tree of scopes, which only they need.
+    fn resolve(&self, names: &Names<'_>, pending: &[Pending<'_>]) -> (Vec<Option<Symbol>>, u64) {
+        let mut found: Vec<Option<Symbol>> = pending.iter().map(|p| names.full(p.name)).collect();
+        let relative: Vec<(u64, &str)> = pending
+            .iter()
+            .filter(|p| !p.name.starts_with('.'))
+            .map(|p| (Scopes::key(p.scope.start, p.scope.len), p.name))
+            .collect();
+        if relative.is_empty() {
+            return (found, 0);
+        }
+        let model = &self.model;
+        let mut scopes = Scopes::new();
+        for file in &model.files {
+            let package = file.package;
+            scopes.package(Scopes::key(package.start, package.len), model.str(package));
+        }
+        for &(scope, symbol) in &self.declared_in {
+            let (full_name, name_at) = match symbol {
+                Symbol::Message(m) => {
+                    let row = &model.messages[m as usize];
+                    (row.full_name, row.name_at)
+                }
+                Symbol::Enum(e) => {
+                    let row = &model.enums[e as usize];
+                    (row.full_name, row.name_at)
+                }
+            };
+            let name = &model.str(full_name)[name_at as usize..];
+            scopes.declare(
+                Scopes::key(scope.start, scope.len),
+                Scopes::key(full_name.start, full_name.len),
+                name,
+                symbol,
+            );
+        }
+        let mut answers = scopes.resolve(&relative).into_iter();
+        for (p, found) in pending.iter().zip(found.iter_mut()) {
+            if !p.name.starts_with('.') {
+                *found = answers.next().flatten();
+            }
+        }
+        (found, scopes.steps())
     }
 
     /// Every message and enum, by full name and by scope; a name declared twice is refused.
