@@ -105,7 +105,7 @@ fn main() -> ExitCode {
                 Some(profile) => vec![profile],
                 None => PROFILES.to_vec(),
             };
-            print!("{}", rules(&profiles));
+            print_out(rules(&profiles).trim_end_matches('\n'));
             ExitCode::SUCCESS
         }
     }
