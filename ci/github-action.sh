@@ -17,6 +17,9 @@ args=(check --format github --profile "${INPUT_PROFILE:-pip246}" -I "$include")
 [ "${INPUT_FAIL_ON_WARNING:-false}" != true ] || args+=(--fail-on-warning)
 if [ -n "${INPUT_ADMIN_URL:-}" ]; then
   args+=(--admin-url "$INPUT_ADMIN_URL" --topic "${INPUT_TOPIC:?admin-url needs the topic input}")
+  [ -z "${INPUT_TIMEOUT:-}" ] || args+=(--timeout "$INPUT_TIMEOUT")
+  read -r -a hosts <<<"${INPUT_ALLOW_REDIRECT_HOST:-}"
+  for host in ${hosts[@]+"${hosts[@]}"}; do args+=(--allow-redirect-host "$host"); done
 else
   against="${INPUT_AGAINST:-}"
   if [ -z "$against" ]; then

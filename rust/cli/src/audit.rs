@@ -6,12 +6,13 @@ use std::collections::BTreeSet;
 use std::process::ExitCode;
 
 use clap::ValueEnum;
+use protocompat::text::printable;
 use protocompat::{Bounds, CheckError, Checker, Limits, Profile, Report, Strategy};
 use serde_json::{json, Value};
 
 use crate::broker::{self, Access, Client};
 use crate::input::Loaded;
-use crate::{parse_profile, print_out, EXIT_BAD_INPUT};
+use crate::{parse_profile, print_err, print_out, safe, EXIT_BAD_INPUT};
 
 #[derive(clap::Args)]
 pub struct AuditArgs {
@@ -59,17 +60,19 @@ impl TopicAudit {
 }
 
 pub fn run(args: AuditArgs) -> ExitCode {
+    // The message may carry the broker's text (topic names, reasons): one printable line.
     let fail = |message: &str| {
+        let message = printable(message);
         if args.format == AuditFormat::Json {
-            print_out(
-                &serde_json::to_string_pretty(&json!({"error": {"message": message}}))
+            print_out(&safe::json(
+                serde_json::to_string_pretty(&json!({"error": {"message": message}}))
                     .expect("JSON"),
-            );
+            ));
         }
-        eprintln!("protocompat audit: {message}");
+        print_err(&format!("protocompat audit: {message}"));
         ExitCode::from(EXIT_BAD_INPUT)
     };
-    let client = match Client::connect(&args.access, &args.admin_url) {
+    let client = match Client::connect(&args.access, &args.admin_url, broker::AUDIT_TIMEOUT) {
         Ok(client) => client,
         Err(message) => return fail(&message),
     };
@@ -92,7 +95,7 @@ pub fn run(args: AuditArgs) -> ExitCode {
             Ok(_) => {}
             // Another schema type: not ours to audit, but said.
             Err(message) if message.contains("PROTOBUF_NATIVE schemas only") => {
-                skipped.push(format!("{topic}: {message}"))
+                skipped.push(printable(&format!("{topic}: {message}")).into_owned())
             }
             Err(message) => return fail(&message),
         }
@@ -145,7 +148,7 @@ fn topics(
                 }
                 // Persistent topics are what schemas mostly belong to: without them, stop.
                 Err(message) if domain == "persistent" => return Err(message),
-                Err(message) => skipped.push(message),
+                Err(message) => skipped.push(printable(&message).into_owned()),
             }
         }
     }
@@ -216,10 +219,11 @@ fn audit(checker: &Checker, topic: String, strategy: Strategy, versions: &[Loade
 }
 
 fn error_text(error: CheckError) -> String {
-    match error {
+    let text = match error {
         CheckError::Schema(e) => format!("{}: {}", e.rule.id(), e.message),
         other => other.render(crate::limit_flag),
-    }
+    };
+    printable(&text).into_owned()
 }
 
 /// A version's findings named as the broker's report names them, but with versions.
@@ -231,7 +235,7 @@ fn findings(report: &Report, versions: &[i64]) -> Vec<String> {
     let mut lines: Vec<String> = report
         .failures
         .iter()
-        .map(|f| f.render_naming(&name))
+        .map(|f| printable(&f.render_naming(&name)).into_owned())
         .collect();
     let unlisted = report.total_failures - report.failures.len();
     if unlisted > 0 {
@@ -255,21 +259,21 @@ fn compared_versions(audit: &TopicAudit, version: i64) -> Vec<i64> {
     }
 }
 
+/// For people: topics named by the broker are made printable, like every other text of its.
 fn text(args: &AuditArgs, audits: &[TopicAudit], skipped: &[String]) -> String {
     let mut lines = Vec::new();
     for audit in audits {
         let versions = audit.versions.len();
+        let topic = printable(&audit.topic);
         if !audit.conflicts() {
             lines.push(format!(
-                "ok        {} ({versions} versions, {})",
-                audit.topic,
+                "ok        {topic} ({versions} versions, {})",
                 audit.strategy.name()
             ));
             continue;
         }
         lines.push(format!(
-            "CONFLICTS {} ({versions} versions, {})",
-            audit.topic,
+            "CONFLICTS {topic} ({versions} versions, {})",
             audit.strategy.name()
         ));
         for (version, report) in &audit.uploads {
@@ -310,7 +314,8 @@ fn text(args: &AuditArgs, audits: &[TopicAudit], skipped: &[String]) -> String {
     };
     lines.push(format!(
         "{topics} with PROTOBUF_NATIVE schemas at {}, {conflicting} with a history the profile {} refuses",
-        args.admin_url, args.profile.name
+        printable(&args.admin_url),
+        args.profile.name
     ));
     lines.join("\n")
 }
@@ -337,13 +342,15 @@ fn json_report(args: &AuditArgs, audits: &[TopicAudit], skipped: &[String]) -> S
             })
         })
         .collect();
-    serde_json::to_string_pretty(&json!({
-        "reportVersion": 1,
-        "adminUrl": args.admin_url,
-        "profile": args.profile.name,
-        "failed": audits.iter().any(|a| a.conflicts()),
-        "topics": topics,
-        "skipped": skipped,
-    }))
-    .expect("JSON renders")
+    safe::json(
+        serde_json::to_string_pretty(&json!({
+            "reportVersion": 1,
+            "adminUrl": args.admin_url,
+            "profile": args.profile.name,
+            "failed": audits.iter().any(|a| a.conflicts()),
+            "topics": topics,
+            "skipped": skipped,
+        }))
+        .expect("JSON renders"),
+    )
 }

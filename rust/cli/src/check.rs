@@ -4,13 +4,15 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use protocompat::text::printable;
 use protocompat::{Bounds, CheckError, Checker, Limits, Profile, SchemaRef, Strategy};
 
 use crate::broker;
 use crate::input::{self, Loaded, SideOptions, Spec};
 use crate::output::{self, Format, Run};
 use crate::{
-    limit_flag, parse_limits, parse_profile, parse_strategy, print_out, InputArgs, EXIT_BAD_INPUT,
+    limit_flag, parse_limits, parse_profile, parse_strategy, print_err, print_out, InputArgs,
+    EXIT_BAD_INPUT,
 };
 
 #[derive(clap::Args)]
@@ -55,18 +57,20 @@ pub struct Request {
 }
 
 /// Bad input or usage: said on stderr, and on stdout in the asked format, so that a tool
-/// reading stdout is never left with nothing to parse.
+/// reading stdout is never left with nothing to parse. The message may carry an input's or a
+/// server's text: it is made printable here, one line whatever it holds.
 fn refuse(format: Format, file: Option<&str>, rule: Option<&str>, message: &str) -> ExitCode {
-    if let Some(out) = output::render_error(format, file, rule, message) {
+    let message = printable(message);
+    if let Some(out) = output::render_error(format, file, rule, &message) {
         print_out(&out);
     }
     let message = match rule {
         Some(rule) => format!("{rule}: {message}"),
-        None => message.to_owned(),
+        None => message.into_owned(),
     };
     match file {
-        Some(file) => eprintln!("protocompat: {file}: {message}"),
-        None => eprintln!("protocompat: {message}"),
+        Some(file) => print_err(&format!("protocompat: {}: {message}", printable(file))),
+        None => print_err(&format!("protocompat: {message}")),
     }
     ExitCode::from(EXIT_BAD_INPUT)
 }
@@ -150,7 +154,8 @@ pub fn run(request: Request) -> ExitCode {
         }
         if history.schemas.is_empty() {
             notes.push(format!(
-                "{topic} has no schema: the broker stores the first one without a check"
+                "{} has no schema: the broker stores the first one without a check",
+                printable(&topic)
             ));
         }
         existing = history.schemas;
@@ -181,7 +186,7 @@ fn report(
         broker::Upload::Stored(stored) => {
             notes.push(format!(
                 "the new schema is byte for byte {}: the broker answers with that version and checks nothing",
-                stored.describe()
+                printable(&stored.describe())
             ));
             &[]
         }

@@ -6,12 +6,14 @@ mod check;
 mod input;
 mod locate;
 mod output;
+mod safe;
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use protocompat::text::printable;
 use protocompat::{Limits, Profile, Settings, Severity, Strategy, PROFILES};
 
 /// The same allocator as the broker plugin's library, metered as there, so the CLI's timings
@@ -103,7 +105,7 @@ fn main() -> ExitCode {
                 Some(profile) => vec![profile],
                 None => PROFILES.to_vec(),
             };
-            print!("{}", rules(&profiles));
+            print_out(rules(&profiles).trim_end_matches('\n'));
             ExitCode::SUCCESS
         }
     }
@@ -199,20 +201,33 @@ fn schema(upload: bool, input: &InputArgs, file: &str) -> ExitCode {
             "schema": text,
             "properties": {},
         });
-        print_out(&serde_json::to_string_pretty(&payload).expect("JSON renders"));
+        print_out(&safe::json(
+            serde_json::to_string_pretty(&payload).expect("JSON renders"),
+        ));
     } else {
-        print_out(&text);
+        print_out(&safe::json(text));
     }
     ExitCode::SUCCESS
 }
 
-/// Prints `text` and a newline; a closed pipe (`| head`) is not an error worth a panic.
+/// Prints `text` and a newline; a closed pipe (`| head`) is not an error worth a panic. No
+/// control character but our newlines gets through ([`safe::lines`]).
 pub fn print_out(text: &str) {
     let mut stdout = std::io::stdout().lock();
-    let _ = writeln!(stdout, "{text}").and_then(|()| stdout.flush());
+    let _ = writeln!(stdout, "{}", safe::lines(text)).and_then(|()| stdout.flush());
+}
+
+/// Prints a message and a newline on stderr, as [`print_out`] does on stdout.
+pub fn print_err(text: &str) {
+    let mut stderr = std::io::stderr().lock();
+    let _ = writeln!(stderr, "{}", safe::lines(text)).and_then(|()| stderr.flush());
 }
 
 pub fn bad_input(file: &str, message: &str) -> ExitCode {
-    eprintln!("protocompat: {file}: {message}");
+    print_err(&format!(
+        "protocompat: {}: {}",
+        printable(file),
+        printable(message)
+    ));
     ExitCode::from(EXIT_BAD_INPUT)
 }

@@ -1,5 +1,9 @@
 //! For GitHub Actions: one workflow command per finding (`::error file=…,line=…::…`), which
-//! GitHub shows on the line of the pull request's diff, then the text report for the log.
+//! GitHub shows on the line of the pull request's diff, then the text report for the log,
+//! between `::stop-commands::TOKEN` and `::TOKEN::`, GitHub's way to echo text that must not be
+//! read as a command.
+
+use protocompat::text::printable;
 
 use super::Run;
 
@@ -13,7 +17,7 @@ pub fn render(run: &Run) -> String {
         };
         let mut properties = Vec::new();
         if let Some(at) = run.position(finding) {
-            properties.push(format!("file={}", property(&at.file)));
+            properties.push(format!("file={}", property(&printable(&at.file))));
             properties.push(format!("line={}", at.line));
             properties.push(format!("col={}", at.column));
         }
@@ -24,7 +28,11 @@ pub fn render(run: &Run) -> String {
             data(&run.render(finding))
         ));
     }
+    // A token the input cannot know: nothing in the report can end the pause early.
+    let token = crate::safe::stop_token();
+    lines.push(format!("::stop-commands::{token}"));
     lines.push(super::text::render(run));
+    lines.push(format!("::{token}::"));
     lines.join("\n")
 }
 
@@ -32,10 +40,14 @@ pub fn render(run: &Run) -> String {
 pub fn error(file: Option<&str>, rule: Option<&str>, message: &str) -> String {
     let mut properties = Vec::new();
     if let Some(file) = file {
-        properties.push(format!("file={}", property(file)));
+        properties.push(format!("file={}", property(&printable(file))));
     }
     properties.push(format!("title={}", property(rule.unwrap_or("protocompat"))));
-    format!("::error {}::{}", properties.join(","), data(message))
+    format!(
+        "::error {}::{}",
+        properties.join(","),
+        data(&printable(message))
+    )
 }
 
 /// A command's message, escaped as GitHub's toolkit escapes it.

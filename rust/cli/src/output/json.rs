@@ -1,6 +1,7 @@
 //! For tools: the engine's report, versioned, with each finding's source position and each
 //! existing schema's name. README "JSON output" documents every field; a change that breaks
-//! a reader raises `reportVersion`.
+//! a reader raises `reportVersion`. Strings are the inputs' own, JSON-escaped: every control
+//! character, DEL, C1 and line or bidirectional control is a `\u` escape, never raw.
 
 use serde_json::{json, Value};
 
@@ -40,7 +41,7 @@ pub fn render(run: &Run) -> String {
         })).collect::<Vec<_>>(),
     });
     out["notes"] = json!(run.notes);
-    serde_json::to_string_pretty(&out).expect("JSON renders")
+    crate::safe::json(serde_json::to_string_pretty(&out).expect("JSON renders"))
 }
 
 /// Bad input: `{"reportVersion": 1, "error": {"file", "rule", "message"}}`.
@@ -49,5 +50,5 @@ pub fn error(file: Option<&str>, rule: Option<&str>, message: &str) -> String {
         "reportVersion": REPORT_VERSION,
         "error": { "file": file, "rule": rule, "message": message },
     });
-    serde_json::to_string_pretty(&error).expect("JSON renders")
+    crate::safe::json(serde_json::to_string_pretty(&error).expect("JSON renders"))
 }

@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use protocompat::text::{is_unsafe_char, printable};
 use protocompat::{Finding, SchemaRef};
 
 use super::Run;
@@ -11,7 +12,7 @@ pub fn render(run: &Run) -> String {
     let suite = format!(
         "protocompat {} {} (profile {})",
         run.strategy.name(),
-        run.new.label,
+        printable(&run.new.label),
         run.report.profile
     );
     let mut cases = Vec::new();
@@ -38,9 +39,9 @@ pub fn render(run: &Run) -> String {
         };
         let name = format!(
             "{} against {} ({})",
-            run.new.label,
+            printable(&run.new.label),
             run.name(index),
-            existing.label
+            printable(&existing.label)
         );
         cases.push(case(run, &name, &of(false), &of(true)));
     }
@@ -78,7 +79,7 @@ fn case(run: &Run, name: &str, failures: &[&Finding], warnings: &[&Finding]) -> 
     let line = |finding: &Finding| match run.position(finding) {
         Some(at) => format!(
             "{}:{}:{}: {}",
-            at.file,
+            printable(&at.file),
             at.line,
             at.column,
             run.render(finding)
@@ -128,21 +129,22 @@ fn dedup(mut items: Vec<&str>) -> Vec<&str> {
 
 /// Bad input: a suite whose one test case is in error, with the message.
 pub fn error(file: Option<&str>, rule: Option<&str>, message: &str) -> String {
-    let name = file.unwrap_or("input");
+    let name = printable(file.unwrap_or("input"));
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
          <testsuites name=\"protocompat\" tests=\"1\" failures=\"0\" errors=\"1\">\n  \
          <testsuite name=\"protocompat\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">\n    \
          <testcase classname=\"protocompat\" name=\"{}\">\n      \
          <error type=\"{}\" message=\"{}\"/>\n    </testcase>\n  </testsuite>\n</testsuites>",
-        escape(name),
+        escape(&name),
         escape(rule.unwrap_or("BAD_INPUT")),
-        escape(message)
+        escape(&printable(message))
     )
 }
 
-/// Text as XML character data or an attribute value; characters XML 1.0 cannot hold at all
-/// (control characters other than tab and newline) become U+FFFD.
+/// Text as XML character data or an attribute value. Text from inputs is made printable
+/// before it gets here; any other control character (XML 1.0 cannot hold most of them at all)
+/// is written as `printable` writes it, and U+FFFE and U+FFFF become U+FFFD.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -154,7 +156,8 @@ fn escape(text: &str) -> String {
             '\'' => out.push_str("&apos;"),
             // Kept in attribute values, where a raw newline or tab would read as a space.
             '\n' | '\t' | '\r' => out.push_str(&format!("&#{};", c as u32)),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
+            c if is_unsafe_char(c) => out.push_str(&printable(c.encode_utf8(&mut [0; 4]))),
+            '\u{FFFE}' | '\u{FFFF}' => out.push('\u{FFFD}'),
             c => out.push(c),
         }
     }
@@ -166,10 +169,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn xml_escapes_markup_and_drops_what_xml_cannot_hold() {
+    fn xml_escapes_markup_and_shows_control_characters_inert() {
         assert_eq!(
-            escape("a<b & \"c\"\n\u{1}"),
-            "a&lt;b &amp; &quot;c&quot;&#10;\u{FFFD}"
+            escape("a<b & \"c\"\n\u{1}\u{1b}\u{85}\u{FFFF}"),
+            "a&lt;b &amp; &quot;c&quot;&#10;\\u{1}\\u{1b}\\u{85}\u{FFFD}"
         );
     }
 }

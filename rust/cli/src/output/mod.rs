@@ -7,6 +7,7 @@ mod junit;
 mod text;
 
 use clap::ValueEnum;
+use protocompat::text::printable;
 use protocompat::{Finding, Report, Strategy};
 
 use crate::input::Loaded;
@@ -79,8 +80,9 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// A finding on one line: names and values from the schemas made printable.
     pub fn render(&self, finding: &Finding) -> String {
-        finding.render_naming(&|index| self.name(index))
+        printable(&finding.render_naming(&|index| self.name(index))).into_owned()
     }
 
     /// Where a finding is written: in the new schema's source if its path is there, else in

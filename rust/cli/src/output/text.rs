@@ -1,6 +1,8 @@
 //! For people: the summary, one line per finding (`file:line:col: ` first where the source is
 //! known, as compilers print), then which schema is which and what the strategy asked.
 
+use protocompat::text::printable;
+
 use super::Run;
 
 pub fn render(run: &Run) -> String {
@@ -8,7 +10,8 @@ pub fn render(run: &Run) -> String {
     for (finding, warning) in run.findings() {
         let mut line = String::new();
         if let Some(at) = run.position(finding) {
-            line.push_str(&format!("{}:{}:{}: ", at.file, at.line, at.column));
+            let file = printable(&at.file);
+            line.push_str(&format!("{file}:{}:{}: ", at.line, at.column));
         }
         if warning {
             line.push_str("warning: ");
@@ -20,12 +23,20 @@ pub fn render(run: &Run) -> String {
     if unlisted > 0 {
         lines.push(format!("… and {unlisted} more findings not shown"));
     }
-    lines.push(format!("new: {}", run.new.label));
+    lines.push(format!("new: {}", printable(&run.new.label)));
     for (index, existing) in run.existing.iter().enumerate() {
-        lines.push(format!("{}: {}", run.name(index), existing.label));
+        lines.push(format!(
+            "{}: {}",
+            run.name(index),
+            printable(&existing.label)
+        ));
     }
     lines.extend(run.obligation());
-    lines.extend(run.notes.iter().map(|note| format!("note: {note}")));
+    lines.extend(
+        run.notes
+            .iter()
+            .map(|note| format!("note: {}", printable(note))),
+    );
     if run.fail_on_warning && run.report.compatible && run.report.total_warnings > 0 {
         lines.push("failed: --fail-on-warning, and the check found warnings".to_owned());
     }
