@@ -67,6 +67,30 @@ fn one_check(shape: &shapes::Shape, profile: &'static Profile) {
     );
 }
 
+/// One decode of each shape: its CPU beside the work units it is charged, to hold the units'
+/// weights to what decoding costs (a unit should be about a nanosecond, or more).
+fn decodes() {
+    println!("| Shape | Schema data | CPU per decode | Work units | ns per unit |");
+    println!("|---|---:|---:|---:|---:|");
+    for shape in shapes::SHAPES {
+        let data = (shape.build)(0);
+        let mut runs: Vec<_> = (0..3)
+            .map(|_| timed(|| protocompat::Schema::decode(&data)))
+            .collect();
+        runs.sort_by_key(|(_, cpu)| *cpu);
+        let (decoded, cpu) = runs.swap_remove(0);
+        let units = decoded.as_ref().map_or(0, |s| s.work());
+        println!(
+            "| {} | {:.2} MB | {:.1} ms | {} | {:.2} |",
+            shape.name,
+            data.len() as f64 / 1e6,
+            cpu.as_secs_f64() * 1e3,
+            units,
+            cpu.as_nanos() as f64 / units.max(1) as f64
+        );
+    }
+}
+
 fn history(which: &str, versions: usize) {
     let build: Box<dyn Fn(usize) -> Vec<u8>> = match which.strip_prefix("large-") {
         Some(mb) => {
@@ -111,6 +135,10 @@ fn history(which: &str, versions: usize) {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("decode") {
+        decodes();
+        return;
+    }
     if args.first().map(String::as_str) == Some("history") {
         let which = args.get(1).map(String::as_str).unwrap_or("large-16");
         let versions = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(8);

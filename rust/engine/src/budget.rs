@@ -1,3 +1,6 @@
+//! The two budgets of one check: the work it may do, counted in units (`limit.maxCheckWork`,
+//! [`Work`]), and the memory it may hold (`limit.maxCheckMemoryBytes`, [`Budget`]).
+//!
 //! A memory budget per check: how much heap the check's own thread holds beyond what it held
 //! when the check began, consulted between the steps of a check (after each decode, and while
 //! walking), so that a check past the budget stops with RESOURCE_LIMIT_EXCEEDED long before
@@ -15,6 +18,7 @@ use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
 
 use crate::error::CheckError;
+use crate::limits::Limits;
 
 thread_local! {
     /// Bytes this thread allocated minus bytes it freed, and the most that difference reached
@@ -115,5 +119,108 @@ fn amount(bytes: usize) -> String {
         format!("{} MiB", bytes >> 20)
     } else {
         format!("{} KiB", bytes >> 10)
+    }
+}
+
+/// What decoding one schema costs in work units: its bytes, its declarations and the steps its
+/// relative names took to resolve. The weights make a unit about a nanosecond of one core of
+/// this project's benchmark machine for the costliest shapes known (RELIABILITY.md, "Worst
+/// inputs"); they are counts, not clock readings, so the same schema costs the same everywhere.
+pub fn decode_units(bytes: usize, declarations: u64, resolution_steps: u64) -> u64 {
+    (bytes as u64)
+        .saturating_mul(UNITS_PER_BYTE)
+        .saturating_add(declarations.saturating_mul(UNITS_PER_DECLARATION))
+        .saturating_add(resolution_steps.saturating_mul(UNITS_PER_RESOLUTION_STEP))
+}
+
+const UNITS_PER_BYTE: u64 = 2;
+const UNITS_PER_DECLARATION: u64 = 250;
+const UNITS_PER_RESOLUTION_STEP: u64 = 10;
+/// A field pair compared (or a field or enum value read by a rule that reads them all).
+const UNITS_PER_COMPARISON: u64 = 10;
+
+/// The work one check may still do, over its whole history: decoding each schema it compares
+/// and walking each pair, each schema and pair charged what it costs cold, whether or not the
+/// caches answer it, so that the same check is refused or not on every broker and in the CLI
+/// alike. Field comparisons have a limit of their own besides (`limit.maxFieldComparisons`).
+pub(crate) struct Work {
+    units_left: u64,
+    comparisons_left: usize,
+    limits: Limits,
+    /// The history's length, for the message that refuses a check needing more.
+    history: usize,
+}
+
+impl Work {
+    pub(crate) fn new(limits: &Limits, history: usize) -> Work {
+        Work {
+            units_left: limits.max_check_work as u64,
+            comparisons_left: limits.max_field_comparisons,
+            limits: *limits,
+            history,
+        }
+    }
+
+    /// Whether decoding `bytes` of schema data could fit what is left: checked before a
+    /// schema is decoded, so that a long history stops before it is decoded, not after.
+    pub(crate) fn before_decode(&self, bytes: usize) -> Result<(), CheckError> {
+        if decode_units(bytes, 0, 0) <= self.units_left {
+            return Ok(());
+        }
+        Err(self.out_of_units())
+    }
+
+    /// Charges a schema's decode ([`decode_units`]).
+    pub(crate) fn decoded(&mut self, units: u64) -> Result<(), CheckError> {
+        match self.units_left.checked_sub(units) {
+            Some(left) => {
+                self.units_left = left;
+                Ok(())
+            }
+            None => Err(self.out_of_units()),
+        }
+    }
+
+    /// The field comparisons the next walk may make.
+    pub(crate) fn walk_allowance(&self) -> usize {
+        let by_units = self.units_left / UNITS_PER_COMPARISON;
+        self.comparisons_left
+            .min(usize::try_from(by_units).unwrap_or(usize::MAX))
+    }
+
+    /// Charges `comparisons` field comparisons: a walk's, or a remembered verdict's.
+    pub(crate) fn compared(&mut self, comparisons: usize) -> Result<(), CheckError> {
+        if comparisons > self.walk_allowance() {
+            return Err(self.out_of_comparisons());
+        }
+        self.comparisons_left -= comparisons;
+        self.units_left -= comparisons as u64 * UNITS_PER_COMPARISON;
+        Ok(())
+    }
+
+    /// The error for a walk that ran out of its allowance: the setting that bound it.
+    pub(crate) fn out_of_comparisons(&self) -> CheckError {
+        if (self.comparisons_left as u64).saturating_mul(UNITS_PER_COMPARISON) <= self.units_left {
+            CheckError::TooMuchWork(
+                format!(
+                    "checking against {} existing schemas needs more than {} field comparisons",
+                    self.history, self.limits.max_field_comparisons
+                ),
+                "limit.maxFieldComparisons",
+            )
+        } else {
+            self.out_of_units()
+        }
+    }
+
+    fn out_of_units(&self) -> CheckError {
+        CheckError::TooMuchWork(
+            format!(
+                "checking against {} existing schemas needs more than {} units of work \
+                 (decoding each schema and comparing each pair)",
+                self.history, self.limits.max_check_work
+            ),
+            "limit.maxCheckWork",
+        )
     }
 }

@@ -57,19 +57,65 @@ impl<K: Hash + Eq, V: Clone> BoundedLru<K, V> {
         self.entries.get(key).map(|(value, _)| value.clone())
     }
 
-    pub(crate) fn put(&mut self, key: K, value: V, weight: usize) {
+    /// Keeps `value`, evicting the least recently used entries as the bounds require; the
+    /// entries evicted, so that what hangs off them can go too.
+    pub(crate) fn put(&mut self, key: K, value: V, weight: usize) -> Vec<(K, V)> {
+        self.put_unless(key, value, weight, |_| false)
+            .unwrap_or_default()
+    }
+
+    /// [`BoundedLru::put`], unless making room would evict an entry `keep` holds on to:
+    /// then nothing changes, and `None`. A check that needs more entries than fit keeps those
+    /// it has, instead of evicting each before its next use: a history walked in the same
+    /// order on every upload would otherwise never find one.
+    pub(crate) fn put_unless(
+        &mut self,
+        key: K,
+        value: V,
+        weight: usize,
+        keep: impl Fn(&K) -> bool,
+    ) -> Option<Vec<(K, V)>> {
         if self.max_entries == 0 || weight > self.max_bytes {
-            return;
+            return Some(Vec::new());
+        }
+        let replaced = self.entries.peek(&key).map_or(0, |(_, w)| *w);
+        let mut bytes = self.bytes - replaced + weight;
+        let mut count =
+            self.entries.len() + usize::from(replaced == 0 && !self.entries.contains(&key));
+        // The entries that would go, least recently used first.
+        for (victim, (_, w)) in self.entries.iter().rev() {
+            if bytes <= self.max_bytes && count <= self.max_entries {
+                break;
+            }
+            if *victim == key {
+                continue;
+            }
+            if keep(victim) {
+                return None;
+            }
+            bytes -= w;
+            count -= 1;
         }
         if let Some((_, old)) = self.entries.put(key, (value, weight)) {
             self.bytes -= old;
         }
         self.bytes += weight;
+        let mut evicted = Vec::new();
         while self.bytes > self.max_bytes || self.entries.len() > self.max_entries {
             match self.entries.pop_lru() {
-                Some((_, (_, evicted))) => self.bytes -= evicted,
+                Some((key, (value, w))) => {
+                    self.bytes -= w;
+                    evicted.push((key, value));
+                }
                 None => break,
             }
+        }
+        Some(evicted)
+    }
+
+    pub(crate) fn remove(&mut self, key: &K) {
+        if let Some((_, w)) = self.entries.pop(key) {
+            self.bytes -= w;
         }
     }
 
@@ -109,6 +155,21 @@ mod tests {
             None,
             "heavier than the whole bound: not kept"
         );
+    }
+
+    #[test]
+    fn entries_held_on_to_are_not_evicted() {
+        let mut map = BoundedLru::new(10, 30);
+        for i in 0..3 {
+            map.put(i, i, 10);
+        }
+        // Making room for 3 would evict 0, which is held on to: 3 is not kept.
+        assert_eq!(map.put_unless(3, 3, 10, |k| *k == 0), None);
+        assert_eq!((map.len(), map.get(&3)), (3, None));
+        // 1 is the least recently used now (0 was not touched by the refusal; 0 is LRU).
+        assert_eq!(map.put_unless(3, 3, 10, |k| *k == 2), Some(vec![(0, 0)]));
+        assert_eq!(map.get(&3), Some(3));
+        assert_eq!(map.put(4, 4, 10), vec![(1, 1)]);
     }
 
     #[test]

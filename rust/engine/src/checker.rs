@@ -14,7 +14,7 @@
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::budget::Budget;
+use crate::budget::{Budget, Work};
 use crate::cache::{BoundedLru, IndexDigest};
 use crate::error::{CheckError, DecodeError, SchemaError};
 use crate::limits::Limits;
@@ -132,6 +132,9 @@ struct Remembered {
     data: Arc<LazyDigest>,
     /// The root message's full name, or why the schema is unusable.
     root: Result<String, DecodeError>,
+    /// What decoding it costs ([`Schema::work`]): charged to every check that compares it,
+    /// decoded or remembered.
+    work: u64,
 }
 
 impl Remembered {
@@ -141,7 +144,7 @@ impl Remembered {
 
     fn weight(&self) -> usize {
         std::mem::size_of::<Remembered>()
-            + self.data.data().len()
+            + self.data.held_bytes()
             + SHORT_SHA256_LEN
             + match &self.root {
                 Ok(name) => name.len(),
@@ -303,33 +306,39 @@ impl Checker {
     /// One check with a memory budget of its own. The peak it reached is kept for
     /// [`Checker::stats`] whatever the outcome: a check refused for its memory is the one an
     /// operator wants the figure of.
-    fn check_metered(
+    fn check_metered<S: SchemaSource>(
         &self,
-        source: &mut impl SchemaSource,
+        source: &mut S,
         requested: Requested,
     ) -> Result<Checked, CheckError> {
         let memory = Budget::start(self.limits.max_check_memory_bytes);
-        let result = self.check_within(source, requested, &memory);
+        let mut run = Run {
+            work: Work::new(&self.limits, source.existing()),
+            source,
+            memory: &memory,
+            touched: Vec::new(),
+            walked: false,
+        };
+        let result = self.check_within(&mut run, requested);
         self.last_peak.store(memory.peak(), Ordering::Relaxed);
         result
     }
 
     /// The check itself: the new schema, then the strategy, then the history.
-    fn check_within(
+    fn check_within<S: SchemaSource>(
         &self,
-        source: &mut impl SchemaSource,
+        run: &mut Run<'_, S>,
         requested: Requested,
-        memory: &Budget,
     ) -> Result<Checked, CheckError> {
         // The new schema first, under every strategy: a schema this checker cannot read is
         // never accepted, not even by a strategy that rejects or accepts without comparing.
-        let mut new = self.fetch(source, SchemaRef::New)?;
-        memory.check("after decoding the new schema")?;
+        let mut new = self.fetch(run, SchemaRef::New)?;
+        run.memory.check("after decoding the new schema")?;
         let new_root = usable(&new.entry, SchemaRef::New)?;
         let mut report = Report::new(
             requested.name(),
             self.profile.name,
-            source.existing(),
+            run.source.existing(),
             new.entry.digest(),
         );
         let strategy = match comparing_strategy(requested) {
@@ -342,113 +351,111 @@ impl Checker {
                 });
             }
         };
-        let walked = self.compare_history(source, &mut new, strategy, &mut report, memory)?;
+        self.compare_history(run, &mut new, strategy, &mut report)?;
         // A check answered from the caches logs nothing, so that clients reconnecting with the
         // same schema cannot fill the broker's log.
-        if walked {
+        if run.walked {
             log_warnings(&report);
         }
-        Ok(Checked { report, walked })
+        Ok(Checked {
+            report,
+            walked: run.walked,
+        })
     }
 
     /// Compares the new schema with each existing one, oldest first, in every direction the
-    /// strategy requires, into `report`. True if some pair had to be walked, false if every
-    /// verdict was remembered.
-    fn compare_history(
+    /// strategy requires, into `report`.
+    fn compare_history<S: SchemaSource>(
         &self,
-        source: &mut impl SchemaSource,
+        run: &mut Run<'_, S>,
         new: &mut Fetched,
         strategy: Strategy,
         report: &mut Report,
-        memory: &Budget,
-    ) -> Result<bool, CheckError> {
+    ) -> Result<(), CheckError> {
         let directions = strategy.directions();
         if directions.is_empty() {
             // ALWAYS_COMPATIBLE does not even fetch the history, so it stays an escape hatch
             // for a history holding a schema this checker refuses.
-            return Ok(false);
+            return Ok(());
         }
-        let history = source.existing();
-        let mut work = Work {
-            comparisons_left: self.limits.max_field_comparisons,
-            history,
-            walked: false,
-        };
-        for index in 0..history {
-            let mut old = self.fetch(source, SchemaRef::Existing(index))?;
-            memory.check("after decoding an existing schema")?;
+        for index in 0..run.source.existing() {
+            let mut old = self.fetch(run, SchemaRef::Existing(index))?;
+            run.memory.check("after decoding an existing schema")?;
             let mut verdicts: [Option<Arc<Verdict>>; 2] = [None, None];
             for (verdict, &direction) in verdicts.iter_mut().zip(directions) {
                 *verdict = self.cached_verdict(&old.entry, &new.entry, direction);
             }
             if let ([forth, back], [None, None]) = (directions, &verdicts) {
-                let walked =
-                    self.walk_both_ways(new, &mut old, index, [*forth, *back], &mut work, memory)?;
-                verdicts = walked.map(Some);
+                let both = self.walk_both_ways(run, new, &mut old, index, [*forth, *back])?;
+                verdicts = both.map(Some);
             }
             for (verdict, &direction) in verdicts.iter_mut().zip(directions) {
                 let verdict = match verdict.take() {
-                    Some(verdict) => verdict,
-                    None => {
-                        self.walk_one_way(new, &mut old, index, direction, &mut work, memory)?
+                    // Remembered, or walked both ways just now: what its walk cost is charged
+                    // all the same, so that the caches never decide what a check may do.
+                    Some(verdict) => {
+                        run.work.compared(verdict.comparisons)?;
+                        verdict
                     }
+                    None => self.walk_one_way(run, new, &mut old, index, direction)?,
                 };
                 if !verdict.is_empty() {
                     report.add_verdict(index, &old.entry.digest(), direction, &verdict);
                 }
             }
         }
-        Ok(work.walked)
+        Ok(())
     }
 
-    /// `canRead` in one direction between the new schema and existing[`index`], walked
-    /// and remembered. The schemas are decoded only here and in [`Self::walk_both_ways`], so a
-    /// warm check decodes nothing.
-    fn walk_one_way(
+    /// `canRead` in one direction between the new schema and existing[`index`], walked,
+    /// charged and remembered. The schemas are decoded only here and in
+    /// [`Self::walk_both_ways`], so a warm check decodes nothing.
+    fn walk_one_way<S: SchemaSource>(
         &self,
+        run: &mut Run<'_, S>,
         new: &mut Fetched,
         old: &mut Fetched,
         index: usize,
         direction: Direction,
-        work: &mut Work,
-        memory: &Budget,
     ) -> Result<Arc<Verdict>, CheckError> {
-        work.walked = true;
-        let (writer, reader) = self.sides(new, old, index, direction)?;
+        run.walked = true;
+        let (writer, reader) = self.sides(run, new, old, index, direction)?;
+        let mut allowance = run.work.walk_allowance();
         let verdict = walk::can_read(
             self.profile,
             writer.root(),
             reader.root(),
-            &mut work.comparisons_left,
-            memory,
+            &mut allowance,
+            run.memory,
         )?
-        .ok_or_else(|| too_much_work(&self.limits, work.history))?;
+        .ok_or_else(|| run.work.out_of_comparisons())?;
+        run.work.compared(verdict.comparisons)?;
         let verdict = Arc::new(verdict);
         self.store_verdict(&old.entry, &new.entry, direction, &verdict);
         Ok(verdict)
     }
 
     /// Both directions of a FULL check walked in one traversal ([`walk::can_read_both_ways`])
-    /// and remembered.
-    fn walk_both_ways(
+    /// and remembered; the caller charges each as it reports it.
+    fn walk_both_ways<S: SchemaSource>(
         &self,
+        run: &mut Run<'_, S>,
         new: &mut Fetched,
         old: &mut Fetched,
         index: usize,
         directions: [Direction; 2],
-        work: &mut Work,
-        memory: &Budget,
     ) -> Result<[Arc<Verdict>; 2], CheckError> {
-        work.walked = true;
-        let (writer, reader) = self.sides(new, old, index, directions[0])?;
+        run.walked = true;
+        let (writer, reader) = self.sides(run, new, old, index, directions[0])?;
+        let mut allowance = run.work.walk_allowance();
         let (forth, back) = walk::can_read_both_ways(
             self.profile,
             writer.root(),
             reader.root(),
-            &mut work.comparisons_left,
-            memory,
+            &mut allowance,
+            run.memory,
         )?
-        .ok_or_else(|| too_much_work(&self.limits, work.history))?;
+        .ok_or_else(|| run.work.out_of_comparisons())?;
         let verdicts = [Arc::new(forth), Arc::new(back)];
         for (direction, verdict) in directions.iter().zip(&verdicts) {
             self.store_verdict(&old.entry, &new.entry, *direction, verdict);
@@ -457,37 +464,42 @@ impl Checker {
     }
 
     /// The decoded (writer, reader) schemas of `direction`.
-    fn sides(
+    fn sides<S: SchemaSource>(
         &self,
+        run: &mut Run<'_, S>,
         new: &mut Fetched,
         old: &mut Fetched,
         index: usize,
         direction: Direction,
     ) -> Result<(Arc<Schema>, Arc<Schema>), CheckError> {
-        let new_schema = self.schema(new, SchemaRef::New)?;
-        let old_schema = self.schema(old, SchemaRef::Existing(index))?;
+        let new_schema = self.schema(run, new, SchemaRef::New)?;
+        let old_schema = self.schema(run, old, SchemaRef::Existing(index))?;
         Ok(match direction {
             Direction::ExistingWritesNewReads => (old_schema, new_schema),
             Direction::NewWritesExistingReads => (new_schema, old_schema),
         })
     }
 
-    /// The remembered entry for one schema of the source, confirmed byte for byte, or a new
-    /// one decoded from a copy of its bytes.
-    fn fetch(
+    /// The remembered entry for one schema of the source, confirmed byte for byte (or by its
+    /// SHA-256, for a large one), or a new one decoded from a copy of its bytes. Either way
+    /// the check is charged what decoding it costs.
+    fn fetch<S: SchemaSource>(
         &self,
-        source: &mut impl SchemaSource,
+        run: &mut Run<'_, S>,
         which: SchemaRef,
     ) -> Result<Fetched, CheckError> {
-        let (key, size, hit) = source
+        let (key, size, hit) = run
+            .source
             .inspect(which, |bytes| {
                 let key = self.digest.of(bytes);
                 let candidate = lock(&self.schemas).get(&key);
-                let hit = candidate.filter(|entry| entry.data.data() == bytes);
+                let hit = candidate.filter(|entry| entry.data.confirms(bytes));
                 (key, bytes.len(), hit)
             })
             .map_err(CheckError::Internal)?;
         if let Some(entry) = hit {
+            run.work.decoded(entry.work)?;
+            run.touched.push(entry.id);
             return Ok(Fetched {
                 entry,
                 schema: None,
@@ -495,7 +507,8 @@ impl Checker {
         }
         // Past the size limit the bytes are neither copied nor remembered.
         if let Err(refused) = self.limits.check_size(size) {
-            let sha256 = source
+            let sha256 = run
+                .source
                 .inspect(which, short_sha256)
                 .map_err(CheckError::Internal)?;
             return Ok(Fetched {
@@ -503,11 +516,13 @@ impl Checker {
                     id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
                     data: Arc::new(LazyDigest::known(sha256)),
                     root: Err(refused),
+                    work: 0,
                 }),
                 schema: None,
             });
         }
-        let data = source.copy(which).map_err(CheckError::Internal)?;
+        run.work.before_decode(size)?;
+        let data = run.source.copy(which).map_err(CheckError::Internal)?;
         let decoded = Schema::decode_within(&data, &self.limits);
         let entry = Arc::new(Remembered {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
@@ -515,19 +530,47 @@ impl Checker {
                 .as_ref()
                 .map(|s| s.root().full_name().to_owned())
                 .map_err(Clone::clone),
-            data: Arc::new(LazyDigest::new(data.into_boxed_slice())),
+            work: decoded.as_ref().map_or(0, |s| s.work()),
+            data: Arc::new(if data.len() > REMEMBERED_BY_SHA256_OVER {
+                LazyDigest::sha256_of(&data)
+            } else {
+                LazyDigest::new(data.into_boxed_slice())
+            }),
         });
-        lock(&self.schemas).put(key, entry.clone(), entry.weight());
+        let evicted = lock(&self.schemas).put(key, entry.clone(), entry.weight());
+        // A decoded schema whose data is forgotten could never be found again.
+        let mut decoded_cache = lock(&self.decoded);
+        for (_, gone) in evicted {
+            decoded_cache.remove(&gone.id);
+        }
+        drop(decoded_cache);
+        run.touched.push(entry.id);
         let schema = decoded.ok().map(Arc::new);
         if let Some(schema) = &schema {
-            lock(&self.decoded).put(entry.id, schema.clone(), decoded_weight(schema));
+            self.keep_decoded(run, entry.id, schema);
         }
+        run.work.decoded(entry.work)?;
         Ok(Fetched { entry, schema })
     }
 
+    /// Keeps a decoded schema unless that would evict one this check has used: a history
+    /// larger than the cache then keeps most of itself from one upload to the next.
+    fn keep_decoded<S: SchemaSource>(&self, run: &Run<'_, S>, id: u64, schema: &Arc<Schema>) {
+        let touched = &run.touched;
+        let _ = lock(&self.decoded).put_unless(id, schema.clone(), decoded_weight(schema), |k| {
+            touched.contains(k)
+        });
+    }
+
     /// The decoded schema of a fetched entry: kept, cached, or decoded again from the entry's
-    /// own bytes (never read from the source again).
-    fn schema(&self, fetched: &mut Fetched, which: SchemaRef) -> Result<Arc<Schema>, CheckError> {
+    /// own bytes, or for a large schema remembered by its digest, from the source's, confirmed
+    /// against that digest again.
+    fn schema<S: SchemaSource>(
+        &self,
+        run: &mut Run<'_, S>,
+        fetched: &mut Fetched,
+        which: SchemaRef,
+    ) -> Result<Arc<Schema>, CheckError> {
         if let Some(schema) = &fetched.schema {
             return Ok(schema.clone());
         }
@@ -536,7 +579,20 @@ impl Checker {
         let schema = match cached {
             Some(schema) => schema,
             None => {
-                let schema = Schema::decode_within(fetched.entry.data.data(), &self.limits)
+                let copied;
+                let data = match fetched.entry.data.data() {
+                    Some(data) => data,
+                    None => {
+                        copied = run.source.copy(which).map_err(CheckError::Internal)?;
+                        if !fetched.entry.data.confirms(&copied) {
+                            return Err(CheckError::Internal(
+                                "a schema's data changed while it was checked".to_owned(),
+                            ));
+                        }
+                        &copied
+                    }
+                };
+                let schema = Schema::decode_within(data, &self.limits)
                     .map(Arc::new)
                     .map_err(|e| {
                         CheckError::Internal(format!(
@@ -544,7 +600,7 @@ impl Checker {
                             e.message
                         ))
                     })?;
-                lock(&self.decoded).put(fetched.entry.id, schema.clone(), decoded_weight(&schema));
+                self.keep_decoded(run, fetched.entry.id, &schema);
                 schema
             }
         };
@@ -558,7 +614,7 @@ impl Checker {
         new: &Remembered,
         direction: Direction,
     ) -> Option<Arc<Verdict>> {
-        if old.id == new.id || old.data.data() == new.data.data() {
+        if old.id == new.id || old.data.same_data(&new.data) {
             // The same bytes on both sides: no rule can find anything.
             return Some(Arc::new(Verdict::default()));
         }
@@ -586,6 +642,26 @@ impl Checker {
     }
 }
 
+/// What one check is working with: its schemas, what it may still spend, and which
+/// remembered schemas it has used.
+struct Run<'r, S> {
+    source: &'r mut S,
+    work: Work,
+    memory: &'r Budget,
+    /// The identities of the remembered schemas this check has used (a history is a few
+    /// hundred at most; a scan is cheaper than a set).
+    touched: Vec<u64>,
+    /// Whether some pair was walked rather than remembered.
+    walked: bool,
+}
+
+/// Schema data larger than this is remembered by its SHA-256, not its bytes: a large history
+/// then stays remembered (and its results with it) within `cache.maxSchemaDataBytes`, which
+/// holds 256 schemas of this size at least, at the price of hashing a large schema again when
+/// it is met (about a tenth of what decoding it costs). Real schemas are smaller: they are
+/// confirmed by comparing bytes, which costs next to nothing.
+const REMEMBERED_BY_SHA256_OVER: usize = 256 << 10;
+
 /// The strategy a check compares under, or the rule that rejects it whatever the schemas,
 /// with the reason the finding gives.
 fn comparing_strategy(requested: Requested) -> Result<Strategy, (RuleId, &'static str)> {
@@ -600,16 +676,6 @@ fn comparing_strategy(requested: Requested) -> Result<Strategy, (RuleId, &'stati
         )),
         Requested::Known(strategy) => Ok(strategy),
     }
-}
-
-/// What one check may still spend and has spent, over its whole history.
-struct Work {
-    /// Field pairs the walks may still compare ([`Limits::max_field_comparisons`]).
-    comparisons_left: usize,
-    /// The history's length, for the error that refuses a check needing more.
-    history: usize,
-    /// Whether some pair was walked rather than remembered.
-    walked: bool,
 }
 
 /// (writer, reader) identities of a compared pair.
@@ -638,16 +704,6 @@ fn log_warnings(report: &Report) {
         let noun = if unlogged == 1 { "warning" } else { "warnings" };
         log::warn!("PROTOBUF_NATIVE schema check: {unlogged} more {noun} not logged");
     }
-}
-
-fn too_much_work(limits: &Limits, history: usize) -> CheckError {
-    CheckError::TooMuchWork(
-        format!(
-            "checking against {history} existing schemas needs more than {} field comparisons",
-            limits.max_field_comparisons
-        ),
-        "limit.maxFieldComparisons",
-    )
 }
 
 fn usable(entry: &Remembered, which: SchemaRef) -> Result<&str, CheckError> {

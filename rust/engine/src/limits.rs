@@ -33,6 +33,10 @@ pub struct Limits {
     pub max_full_name_bytes: usize,
     /// Field pairs compared in one check, over its whole history.
     pub max_field_comparisons: usize,
+    /// Work units one check may spend over its whole history: decoding each schema it
+    /// compares and comparing each pair, charged whether or not the caches answer them
+    /// ([`crate::budget::Work`]).
+    pub max_check_work: usize,
     /// Heap one check may hold at once, measured where the metered allocator is installed
     /// (see [`crate::budget`]).
     pub max_check_memory_bytes: usize,
@@ -72,6 +76,10 @@ impl Limits {
         // message names) multiplies them past the size of the set: 400 MB of names in 2.3 MB.
         max_full_name_bytes: 32 << 20,
         max_field_comparisons: 50_000_000,
+        // About four seconds of one core for the costliest inputs known (a unit is about a
+        // nanosecond there, RELIABILITY.md): a thousand versions of a 100 KB schema take a
+        // tenth of it, a single check of two schemas at every other limit under a fifth.
+        max_check_work: 4_000_000_000,
         // Over twice the worst check the other limits let through (214 MB through JNI at the
         // field limit, both schemas decoded: `PeakMemoryTest`): a net for whatever a count
         // misses, far from what a real schema needs.

@@ -290,6 +290,7 @@ mod tests {
             // More than were kept: the report counts them all.
             failures: 5,
             warnings: 1,
+            comparisons: 0,
         };
         report.add_verdict(
             1,

@@ -78,34 +78,97 @@ impl Serialize for NamedSchema {
 #[derive(Clone)]
 pub struct SchemaDigest(Arc<LazyDigest>);
 
-/// Schema data and its digest, worked out when first asked for.
+/// Schema data, or what stands for it, and its digest, worked out when first asked for.
 pub(crate) struct LazyDigest {
-    data: Box<[u8]>,
+    held: Held,
     hex: OnceLock<String>,
+}
+
+/// What a remembered schema keeps of its data.
+enum Held {
+    /// The bytes: a hit is confirmed by comparing them, which costs nothing to speak of.
+    Bytes(Box<[u8]>),
+    /// Only their length and SHA-256, for a large schema: a hit is confirmed by hashing the
+    /// bytes offered, so that a history larger than the cache of schema data stays remembered
+    /// (RULES.md section 4: a cryptographic digest of at least 128 bits).
+    Sha256 { len: usize, digest: [u8; 32] },
+    /// Nothing: data refused before it was kept.
+    Nothing,
 }
 
 impl LazyDigest {
     pub(crate) fn new(data: Box<[u8]>) -> LazyDigest {
         LazyDigest {
-            data,
+            held: Held::Bytes(data),
             hex: OnceLock::new(),
+        }
+    }
+
+    /// `data` remembered by its SHA-256 only.
+    pub(crate) fn sha256_of(data: &[u8]) -> LazyDigest {
+        let digest: [u8; 32] = Sha256::digest(data).into();
+        LazyDigest {
+            hex: OnceLock::from(hex(&digest)),
+            held: Held::Sha256 {
+                len: data.len(),
+                digest,
+            },
         }
     }
 
     /// A digest worked out already, of data not kept.
     pub(crate) fn known(hex: String) -> LazyDigest {
         LazyDigest {
-            data: Box::default(),
+            held: Held::Nothing,
             hex: OnceLock::from(hex),
         }
     }
 
-    pub(crate) fn data(&self) -> &[u8] {
-        &self.data
+    /// The bytes, where they are kept.
+    pub(crate) fn data(&self) -> Option<&[u8]> {
+        match &self.held {
+            Held::Bytes(data) => Some(data),
+            Held::Sha256 { .. } | Held::Nothing => None,
+        }
+    }
+
+    /// The heap the kept bytes take.
+    pub(crate) fn held_bytes(&self) -> usize {
+        match &self.held {
+            Held::Bytes(data) => data.len(),
+            Held::Sha256 { .. } | Held::Nothing => 0,
+        }
+    }
+
+    /// Whether `bytes` are the data this stands for.
+    pub(crate) fn confirms(&self, bytes: &[u8]) -> bool {
+        match &self.held {
+            Held::Bytes(data) => **data == *bytes,
+            Held::Sha256 { len, digest } => {
+                *len == bytes.len() && *digest == <[u8; 32]>::from(Sha256::digest(bytes))
+            }
+            Held::Nothing => false,
+        }
+    }
+
+    /// Whether two remembered schemas hold the same bytes. Data is kept by bytes or by
+    /// digest according to its length alone, so equal data is always kept alike.
+    pub(crate) fn same_data(&self, other: &LazyDigest) -> bool {
+        match (&self.held, &other.held) {
+            (Held::Bytes(a), Held::Bytes(b)) => a == b,
+            (Held::Sha256 { len, digest }, Held::Sha256 { len: l, digest: d }) => {
+                len == l && digest == d
+            }
+            _ => false,
+        }
     }
 
     fn short_sha256(&self) -> &str {
-        self.hex.get_or_init(|| short_sha256(&self.data))
+        self.hex.get_or_init(|| match &self.held {
+            Held::Bytes(data) => short_sha256(data),
+            Held::Sha256 { digest, .. } => hex(digest),
+            Held::Nothing => String::new(),
+        })
     }
 }
 
@@ -160,11 +223,12 @@ impl Serialize for SchemaDigest {
 
 /// The first 12 hex digits of the SHA-256 of `data`.
 pub fn short_sha256(data: &[u8]) -> String {
-    Sha256::digest(data)
-        .iter()
-        .take(6)
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex(&Sha256::digest(data))
+}
+
+/// The first 12 hex digits of a digest.
+fn hex(digest: &[u8]) -> String {
+    digest.iter().take(6).map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

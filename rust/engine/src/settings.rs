@@ -133,6 +133,11 @@ pub static SETTINGS: &[Setting] = &[
         "field pairs compared in one check, over its whole history"
     ),
     setting!(
+        "limit.maxCheckWork",
+        limits.max_check_work,
+        "work units one check may spend over its whole history (about a nanosecond each): decoding each schema it compares and comparing each pair, counted alike whether or not the caches answer"
+    ),
+    setting!(
         "limit.maxCheckMemoryBytes",
         limits.max_check_memory_bytes,
         "heap one check may hold, checked after each decode and while walking"

@@ -44,6 +44,9 @@ pub(crate) struct Verdict {
     pub found: Vec<Found>,
     pub failures: usize,
     pub warnings: usize,
+    /// The field comparisons the walk cost, which a check charges again whenever it takes
+    /// the verdict from the cache.
+    pub comparisons: usize,
 }
 
 impl Verdict {
@@ -145,7 +148,12 @@ pub(crate) fn can_read(
     budget: &mut usize,
     memory: &Budget,
 ) -> Result<Option<Verdict>, CheckError> {
-    Ok(walk(profile, writer, reader, budget, memory, false)?.map(|walked| walked.verdict))
+    let before = *budget;
+    let walked = walk(profile, writer, reader, budget, memory, false)?;
+    Ok(walked.map(|walked| Verdict {
+        comparisons: before - *budget,
+        ..walked.verdict
+    }))
 }
 
 /// [`can_read`] both ways, `writer` to `reader` and back, as FULL strategies ask: one traversal
@@ -165,12 +173,23 @@ pub(crate) fn can_read_both_ways(
     let Some(walked) = walk(profile, writer, reader, budget, memory, true)? else {
         return Ok(None);
     };
+    // Every charge was twice the one-way walk's, and the way back costs what the way there
+    // does: it compares the same pairs, each the other way round.
+    let half = (before - *budget) / 2;
+    let forth = Verdict {
+        comparisons: half,
+        ..walked.verdict
+    };
     if !walked.back_finds {
-        return Ok(Some((walked.verdict, Verdict::default())));
+        let back = Verdict {
+            comparisons: half,
+            ..Verdict::default()
+        };
+        return Ok(Some((forth, back)));
     }
     // The way back's half of what was charged, charged again by its own walk.
-    *budget += (before - *budget) / 2;
-    Ok(can_read(profile, reader, writer, budget, memory)?.map(|back| (walked.verdict, back)))
+    *budget += half;
+    Ok(can_read(profile, reader, writer, budget, memory)?.map(|back| (forth, back)))
 }
 
 /// What one traversal found: the verdict of `writer` to `reader`, and, when the way back was

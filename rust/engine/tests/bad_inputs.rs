@@ -373,6 +373,36 @@ fn catalogue() -> Vec<BadCase> {
             rule: RECONSTRUCTION,
             says: "(file `order.proto`, at shop.Order.id)",
         },
+        // Names outside protobuf's identifier grammar would carry a newline or an escape
+        // sequence into reports, logs and CI runners (a line `::error …` is a command there).
+        BadCase {
+            name: "field_name_with_a_newline",
+            data: order_file(vec![message(
+                "Order",
+                vec![field("id\n::error file=README.md,line=1::pwned", 1, Type::Int64)],
+            )]),
+            rule: RECONSTRUCTION,
+            says: "a field is named 'id\\n::error file=README.md,line=1::pwned', which is not an identifier",
+        },
+        BadCase {
+            name: "message_name_with_an_escape_sequence",
+            data: order_file(vec![order(), message("Audit\u{1b}]0;owned\u{7}", vec![])]),
+            rule: RECONSTRUCTION,
+            says: "a message is named 'Audit\\u{1b}]0;owned\\u{7}', which is not an identifier",
+        },
+        BadCase {
+            name: "package_part_with_a_space",
+            data: schema(
+                vec![FileDescriptorProto {
+                    package: Some("shop. evil".into()),
+                    ..file("order.proto", "proto3", vec![order()], &[])
+                }],
+                "shop. evil.Order",
+                "order.proto",
+            ),
+            rule: RECONSTRUCTION,
+            says: "a part of the package is named ' evil', which is not an identifier",
+        },
         BadCase {
             name: "field_number_zero",
             data: order_file(vec![message("Order", vec![field("id", 0, Type::Int64)])]),

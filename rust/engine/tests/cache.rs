@@ -3,38 +3,13 @@
 mod support;
 
 use protocompat::{check, Bounds, CheckError, Checker, SchemaRef, SchemaSource, Strategy};
-use support::schema_from_text;
+use support::{schema_from_text, Counting};
 
 fn version(field: &str) -> Vec<u8> {
     schema_from_text(
         &format!("syntax = \"proto3\";\npackage shop;\nmessage Order {{ int64 id = 1; {field} }}\nmessage Money {{ int64 cents = 1; }}\n"),
         "shop.Order",
     )
-}
-
-/// Slices that count how often a check copies one out (it decodes only what it copies).
-struct Counting<'a> {
-    existing: &'a [&'a [u8]],
-    proposed: &'a [u8],
-    copies: usize,
-}
-
-impl SchemaSource for Counting<'_> {
-    fn existing(&self) -> usize {
-        self.existing.len()
-    }
-
-    fn inspect<R>(&mut self, which: SchemaRef, f: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
-        Ok(f(match which {
-            SchemaRef::New => self.proposed,
-            SchemaRef::Existing(i) => self.existing[i],
-        }))
-    }
-
-    fn copy(&mut self, which: SchemaRef) -> Result<Vec<u8>, String> {
-        self.copies += 1;
-        self.inspect(which, <[u8]>::to_vec)
-    }
 }
 
 /// Runs a check, counting how often it copies a schema out of the source.
@@ -221,4 +196,70 @@ fn schemas_weigh_what_was_decoded() {
     let (_, cold) = counted(&checker, &[&big], &first, Strategy::Full);
     let (_, warm) = counted(&checker, &[&big], &second, Strategy::Full);
     assert_eq!((cold, warm), (2, 1), "the big schema was decoded again");
+}
+
+/// A history larger than the cache of schema data: each version over 1 MiB is remembered by
+/// its SHA-256, so the history and its results stay remembered, and a second check of it
+/// decodes nothing.
+#[test]
+fn a_history_of_large_schemas_stays_remembered() {
+    let history: Vec<Vec<u8>> = (0..6)
+        .map(|v| support::shapes::large_version(3 << 20, v))
+        .collect();
+    assert!(history.iter().all(|v| v.len() > 2 << 20));
+    let (existing, proposed) = history.split_at(5);
+    let existing: Vec<&[u8]> = existing.iter().map(Vec::as_slice).collect();
+    let checker = Checker::new(Bounds {
+        max_schema_data_bytes: 4 << 20,
+        ..Bounds::DEFAULT
+    });
+    let (first, copies) = counted(&checker, &existing, &proposed[0], Strategy::FullTransitive);
+    assert_eq!(copies, 6, "{first}");
+    let (second, copies) = counted(&checker, &existing, &proposed[0], Strategy::FullTransitive);
+    assert_eq!((second, copies), (first, 0));
+    let stats = checker.stats();
+    assert_eq!(stats.schemas, 6);
+    assert!(stats.schema_data_bytes < 64 << 10, "{stats:?}");
+}
+
+/// Uploads to a history larger than the decoded-schema cache: each check keeps the decoded
+/// schemas it has used rather than evicting each before the next upload needs it, and a
+/// schema whose data is forgotten takes its decoded model with it.
+#[test]
+fn a_history_larger_than_the_decoded_cache_keeps_what_fits() {
+    let history: Vec<Vec<u8>> = (0..9)
+        .map(|v| support::shapes::large_version(3 << 20, v))
+        .collect();
+    let one = protocompat::Schema::decode(&history[0])
+        .unwrap()
+        .heap_bytes();
+    let checker = Checker::new(Bounds {
+        // Room for three decoded versions of the nine.
+        max_decoded_bytes: one * 3 + one / 2,
+        ..Bounds::DEFAULT
+    });
+    let mut copied = Vec::new();
+    for upload in 5..9 {
+        let existing: Vec<&[u8]> = history[..upload].iter().map(Vec::as_slice).collect();
+        let (text, copies) = counted(
+            &checker,
+            &existing,
+            &history[upload],
+            Strategy::FullTransitive,
+        );
+        assert!(text.starts_with("Compatible"), "{text}");
+        copied.push(copies);
+        let stats = checker.stats();
+        assert!(
+            stats.decoded <= 3 && stats.decoded <= stats.schemas,
+            "{stats:?}"
+        );
+    }
+    // Cold, the first upload copies the new version and each of the five; each later one
+    // copies the new version and the earlier versions that are not kept, not all of them.
+    assert_eq!(copied[0], 6, "{copied:?}");
+    for (i, &copies) in copied.iter().enumerate().skip(1) {
+        let versions = 5 + i;
+        assert!(copies <= 1 + versions - 2, "upload {versions}: {copied:?}");
+    }
 }

@@ -269,3 +269,109 @@ fn millions_of_messages_in_an_unimported_file_are_refused() {
         "{message}"
     );
 }
+
+/// The fewest units of work (`limit.maxCheckWork`) a cold FULL_TRANSITIVE check passes with.
+fn least_work(existing: &[&[u8]], proposed: &[u8]) -> usize {
+    let passes = |limit: usize| {
+        let limits = Limits {
+            max_check_work: limit,
+            ..Limits::DEFAULT
+        };
+        Checker::with_limits(Bounds::NONE, limits)
+            .check(existing, proposed, Strategy::FullTransitive)
+            .is_ok()
+    };
+    let (mut low, mut high) = (0, 1 << 40);
+    assert!(passes(high) && !passes(low));
+    while high - low > 1 {
+        let middle = (low + high) / 2;
+        if passes(middle) {
+            high = middle;
+        } else {
+            low = middle;
+        }
+    }
+    high
+}
+
+/// A check is charged what it would cost cold, whether the caches answer it or not: a broker
+/// that has seen the history refuses exactly what a fresh broker and the CLI refuse.
+#[test]
+fn work_per_check_is_counted_the_same_warm_and_cold() {
+    let history: Vec<Vec<u8>> = (1..=10).map(|n| schema(20 + n)).collect();
+    let existing: Vec<&[u8]> = history.iter().map(Vec::as_slice).collect();
+    let proposed = schema(40);
+    let least = least_work(&existing, &proposed);
+    for (limit, passes) in [(least, true), (least - 1, false)] {
+        let checker = Checker::with_limits(
+            Bounds::DEFAULT,
+            Limits {
+                max_check_work: limit,
+                ..Limits::DEFAULT
+            },
+        );
+        for round in ["cold", "warm"] {
+            let result = checker.check(&existing, &proposed, Strategy::FullTransitive);
+            match result {
+                Ok(report) => assert!(passes && report.compatible, "{round} at {limit}"),
+                Err(e) => {
+                    assert!(!passes, "{round} at {limit}: {e}");
+                    let text = e.to_string();
+                    assert!(
+                        text.contains("checking against 10 existing schemas needs more than")
+                            && text.contains("(limit.maxCheckWork=N raises it)"),
+                        "{text}"
+                    );
+                }
+            }
+        }
+        // The second round found every schema and every pair remembered.
+        assert!(checker.stats().schemas >= 11, "{limit}");
+    }
+    // Field comparisons too: a remembered verdict costs what its walk did.
+    let checker = Checker::with_limits(
+        Bounds::DEFAULT,
+        Limits {
+            max_field_comparisons: 100,
+            ..Limits::DEFAULT
+        },
+    );
+    for round in ["cold", "warm"] {
+        let error = checker
+            .check(&existing, &proposed, Strategy::FullTransitive)
+            .expect_err(round);
+        assert!(
+            error.to_string().contains("limit.maxFieldComparisons"),
+            "{round}: {error}"
+        );
+    }
+}
+
+/// A history whose work is past the limit stops before the rest of it is read: each schema's
+/// bytes are weighed before it is decoded.
+#[test]
+fn a_long_history_stops_before_it_is_decoded() {
+    let history: Vec<Vec<u8>> = (1..=50).map(|n| schema(200 + n)).collect();
+    let proposed = schema(300);
+    let existing: Vec<&[u8]> = history.iter().take(2).map(Vec::as_slice).collect();
+    // Room for the new schema and two existing ones, not fifty.
+    let limit = least_work(&existing, &proposed);
+    let checker = Checker::with_limits(
+        Bounds::NONE,
+        Limits {
+            max_check_work: limit,
+            ..Limits::DEFAULT
+        },
+    );
+    let all: Vec<&[u8]> = history.iter().map(Vec::as_slice).collect();
+    let mut source = support::Counting {
+        existing: &all,
+        proposed: &proposed,
+        copies: 0,
+    };
+    let error = checker
+        .check_source(&mut source, Strategy::FullTransitive)
+        .expect_err("fifty versions need more");
+    assert!(error.to_string().contains("limit.maxCheckWork"), "{error}");
+    assert!(source.copies <= 4, "{} schemas copied", source.copies);
+}

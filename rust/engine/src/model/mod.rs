@@ -51,6 +51,8 @@ const LISTED_NAMES: usize = 10;
 pub struct Schema {
     model: Model,
     root: u32,
+    /// What decoding it cost, in work units ([`crate::budget::decode_units`]).
+    work: u64,
 }
 
 impl std::fmt::Debug for Schema {
@@ -74,7 +76,9 @@ impl Schema {
         let parsed = SchemaData::parse(data)?;
         let model = descriptor_set::build_model(&parsed.descriptor_set, &parsed.root_file, limits)?;
         let root = find_root(&model, &parsed.root_message, &parsed.root_file)?;
-        Ok(Schema { model, root })
+        let work =
+            crate::budget::decode_units(data.len(), model.declarations, model.resolution_steps);
+        Ok(Schema { model, root, work })
     }
 
     pub fn root(&self) -> MessageRef<'_> {
@@ -83,6 +87,12 @@ impl Schema {
 
     pub fn model(&self) -> &Model {
         &self.model
+    }
+
+    /// What decoding it cost, in work units: what every check that compares it is charged
+    /// (`limit.maxCheckWork`).
+    pub fn work(&self) -> u64 {
+        self.work
     }
 
     /// The heap the decoded schema holds: what it weighs in the decoded-schema cache.

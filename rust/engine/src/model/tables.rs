@@ -256,6 +256,10 @@ pub struct Model {
     /// extension ranges, a MessageSet, a feature the decoder could not interpret, or an enum
     /// field Java reads as closed while its enum is open ([`Model::beyond_fields`]).
     pub(crate) beyond_fields: bool,
+    /// What reading the closure took beyond its bytes: the declarations read, and the steps
+    /// relative names took to resolve ([`crate::budget::decode_units`]).
+    pub(crate) declarations: u64,
+    pub(crate) resolution_steps: u64,
 }
 
 impl Model {

@@ -104,6 +104,11 @@ impl Tally {
         Ok(())
     }
 
+    /// The declarations counted so far.
+    pub(super) fn declarations(&self) -> usize {
+        self.declarations
+    }
+
     /// An extension: a declaration and a field the model keeps no row for.
     pub(super) fn extension(&mut self) {
         self.extensions += 1;

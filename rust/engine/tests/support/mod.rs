@@ -4,12 +4,13 @@
 pub mod cases;
 pub mod collide;
 pub mod sets;
+pub mod shapes;
 
 use std::path::{Path, PathBuf};
 
 use prost::Message;
 use protocompat::model::SchemaData;
-use protocompat::Finding;
+use protocompat::{Finding, SchemaRef, SchemaSource};
 
 /// The repository's `tests/fixtures` folder.
 pub fn fixtures() -> PathBuf {
@@ -209,4 +210,29 @@ pub fn root_file_with_enum_values(values: u64) -> Vec<u8> {
     let mut root = tiny_root_file();
     put_len(5, &big, &mut root);
     root
+}
+
+/// Slices that count how often a check copies one out (it decodes only what it copies).
+pub struct Counting<'a> {
+    pub existing: &'a [&'a [u8]],
+    pub proposed: &'a [u8],
+    pub copies: usize,
+}
+
+impl SchemaSource for Counting<'_> {
+    fn existing(&self) -> usize {
+        self.existing.len()
+    }
+
+    fn inspect<R>(&mut self, which: SchemaRef, f: impl FnOnce(&[u8]) -> R) -> Result<R, String> {
+        Ok(f(match which {
+            SchemaRef::New => self.proposed,
+            SchemaRef::Existing(i) => self.existing[i],
+        }))
+    }
+
+    fn copy(&mut self, which: SchemaRef) -> Result<Vec<u8>, String> {
+        self.copies += 1;
+        self.inspect(which, <[u8]>::to_vec)
+    }
 }

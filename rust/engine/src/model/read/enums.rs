@@ -37,9 +37,7 @@ impl<'a> Builder<'a> {
         self.tally.declared(scope.len, name.len())?;
         let (full_name, name_at) = self.join(scope, name);
         let element = Element::named(full_name);
-        if name.is_empty() {
-            return Err(self.refuse(ctx.file, &element, "an enum has no name"));
-        }
+        self.identifier(ctx, &element, "an enum", name)?;
         let mut features = *parent;
         if let Some(options) = options {
             for field in Fields::new(options) {
@@ -81,9 +79,7 @@ impl<'a> Builder<'a> {
                     other => self.tally.unread_key(Kind::EnumValue, other, &mut reader)?,
                 }
             }
-            if value_name.is_empty() {
-                return Err(self.refuse(ctx.file, &element, "an enum value has no name"));
-            }
+            self.identifier(ctx, &element, "an enum value", value_name)?;
             self.tally.declared(full_name.len, value_name.len())?;
             let value_name = self.intern(value_name);
             self.model.values.push(EnumValue {

@@ -33,9 +33,7 @@ impl<'a> Builder<'a> {
             scope: owner,
             name: raw.name,
         };
-        if raw.name.is_empty() {
-            return Err(self.refuse(ctx.file, &element, "a field has no name"));
-        }
+        self.identifier(ctx, &element, "a field", raw.name)?;
         self.tally.declared(owner.len, raw.name.len())?;
         let number = self.field_number(ctx, &element, raw.number)?;
         let label = self.label(ctx, &element, raw.label)?;
@@ -233,6 +231,7 @@ impl<'a> Builder<'a> {
             scope,
             name: raw.name,
         };
+        self.identifier(ctx, &element, "an extension", raw.name)?;
         self.field_number(ctx, &element, raw.number)?;
         self.label(ctx, &element, raw.label)?;
         self.declared_type(ctx, &element, &raw)?;

@@ -49,6 +49,11 @@ impl<'a> Builder<'a> {
         let syntax = self.syntax(id, syntax_text, edition)?;
         self.model.files[id as usize].syntax = syntax;
         let ctx = Context { file: id, syntax };
+        if !package.is_empty() {
+            for part in package.split('.') {
+                self.identifier(ctx, &Element::FILE, "a part of the package", part)?;
+            }
+        }
 
         let mut features = Features::defaults(syntax);
         if let Some(options) = options {

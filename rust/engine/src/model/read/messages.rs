@@ -57,9 +57,7 @@ impl<'a> Builder<'a> {
         let (full_name, name_at) = self.join(scope, name);
         let id = self.model.messages.len() as u32;
         let element = Element::named(full_name);
-        if name.is_empty() {
-            return Err(self.refuse(ctx.file, &element, "a message has no name"));
-        }
+        self.identifier(ctx, &element, "a message", name)?;
         let mut features = *parent;
         let mut map_entry = false;
         let mut message_set = false;
@@ -88,6 +86,7 @@ impl<'a> Builder<'a> {
             }
             let (oneof_name, oneof_options) = oneof(&mut self.tally, bytes)?;
             self.tally.declared(full_name.len, oneof_name.len())?;
+            self.identifier(ctx, &element, "a oneof", oneof_name)?;
             let mut own = features;
             if let Some(options) = oneof_options {
                 for field in Fields::new(options) {

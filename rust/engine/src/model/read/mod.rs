@@ -68,8 +68,6 @@ pub(crate) struct Builder<'a> {
     /// The scope each message and enum was declared in, in the order they were: what the tree
     /// of scopes for relative names is built from (`resolve.rs`).
     declared_in: Vec<(Str, Symbol)>,
-    /// The work relative names took to resolve ([`super::names::Scopes::steps`]).
-    resolution_steps: u64,
 }
 
 /// Where an error is: a declaration's full name, or a member (`name`) of a scope. Rendered
@@ -110,7 +108,6 @@ impl<'a> Builder<'a> {
             scratch: String::new(),
             children: Vec::new(),
             declared_in: Vec::new(),
-            resolution_steps: 0,
             oneof_features: Vec::new(),
             names: Vec::new(),
             tally,
@@ -201,6 +198,33 @@ impl<'a> Builder<'a> {
         )))
     }
 
+    /// Refuses a declaration's name that is not an identifier, as protobuf refuses it: ASCII
+    /// letters, digits and underscores. Names reach reports, logs and CI runners, where a
+    /// newline or an escape sequence in one would be read as a line or a command of its own.
+    fn identifier(
+        &self,
+        ctx: Context,
+        element: &Element<'_>,
+        what: &str,
+        name: &str,
+    ) -> Result<()> {
+        if name.is_empty() {
+            return Err(self.refuse(ctx.file, element, format!("{what} has no name")));
+        }
+        if is_identifier(name) {
+            return Ok(());
+        }
+        Err(self.refuse(
+            ctx.file,
+            element,
+            format!(
+                "{what} is named '{}', which is not an identifier (letters, digits and \
+                 underscores only)",
+                bound(name, 100)
+            ),
+        ))
+    }
+
     fn features(&self, ctx: Context, element: &Element<'_>, bytes: &[u8]) -> Result<FeatureSet> {
         let set = FeatureSet::decode(bytes).map_err(|e| match e {
             FeatureError::Malformed(description) => BuildError::Malformed(description),
@@ -221,4 +245,10 @@ impl<'a> Builder<'a> {
         }
         Ok(set)
     }
+}
+
+/// Whether `name` is one part of a protobuf name: ASCII letters, digits and underscores
+/// (protoc's rule; protobuf-java also refuses a leading digit, which the other parsers allow).
+fn is_identifier(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }

@@ -38,7 +38,8 @@ impl<'a> Builder<'a> {
             let names = self.names()?;
             self.resolve(&names, &pending)
         };
-        self.resolution_steps = steps;
+        self.model.resolution_steps = steps;
+        self.model.declarations = self.tally.declarations() as u64;
         let mut resolved: Vec<(u32, Type)> = Vec::new();
         for (p, found) in pending.iter().zip(found) {
             let what = |this: &Self, text: String| {

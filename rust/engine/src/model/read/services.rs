@@ -5,7 +5,7 @@ use super::super::prescan::Kind;
 use super::super::tables::Str;
 use super::super::wire::Fields;
 use super::resolve::{Pending, Target};
-use super::{Builder, Context, Result};
+use super::{Builder, Context, Element, Result};
 
 impl<'a> Builder<'a> {
     /// A service: its methods' input and output types must resolve to messages.
@@ -22,6 +22,7 @@ impl<'a> Builder<'a> {
         }
         self.tally.declared(scope.len, name.len())?;
         let (owner, _) = self.join(scope, name);
+        self.identifier(ctx, &Element::named(owner), "a service", name)?;
         for field in Fields::new(bytes) {
             let (number, value) = field?;
             if number != tag::service::METHOD {
@@ -45,6 +46,11 @@ impl<'a> Builder<'a> {
                 }
             }
             self.tally.declared(owner.len, method.len())?;
+            let element = Element {
+                scope: owner,
+                name: method,
+            };
+            self.identifier(ctx, &element, "a method", method)?;
             for type_name in types {
                 self.pending.push(Pending {
                     target: Target::MessageName,
