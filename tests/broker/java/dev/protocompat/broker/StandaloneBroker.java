@@ -163,6 +163,14 @@ public final class StandaloneBroker implements AutoCloseable {
         return "pulsar://127.0.0.1:" + brokerPort;
     }
 
+    /** The broker JVM's process id, for thread dumps ({@code jcmd PID Thread.print}). */
+    public long pid() {
+        if (process == null) {
+            throw new IllegalStateException("the broker is not running");
+        }
+        return process.pid();
+    }
+
     /** The broker JVM's Java version, as its own metrics report it ({@code jvm_info}). */
     public String javaVersion() throws IOException, InterruptedException {
         HttpResponse<String> metrics = HttpClient.newHttpClient().send(
