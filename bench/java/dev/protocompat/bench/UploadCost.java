@@ -5,7 +5,6 @@ package dev.protocompat.bench;
 
 import dev.protocompat.broker.NativeSchema;
 import dev.protocompat.broker.SchemaRest;
-import dev.protocompat.broker.Shop;
 import dev.protocompat.broker.StandaloneBroker;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -169,7 +168,7 @@ public final class UploadCost {
             for (int i = 0; i < PROBE_TOPICS; i++) {
                 String topic = "public/cost/other-" + i;
                 rest.createSubscribedTopic(topic);
-                expect(rest.upload(topic, Shop.version(1)), 200);
+                expect(rest.upload(topic, CostlyUploads.warmUp()), 200);
                 probes.add(topic);
             }
             for (CostlyUploads input : inputs) {
