@@ -79,7 +79,8 @@ public final class StandaloneBroker implements AutoCloseable {
                 "appender.file.name = file",
                 "appender.file.fileName = " + dir.resolve("broker.log"),
                 "appender.file.layout.type = PatternLayout",
-                "appender.file.layout.pattern = %d{HH:mm:ss.SSS} %-5level %c - %msg%n",
+                // The thread in brackets, as Pulsar's own log4j2 configuration has it ([%t]).
+                "appender.file.layout.pattern = %d{HH:mm:ss.SSS} [%t] %-5level %c - %msg%n",
                 "rootLogger.level = info",
                 "rootLogger.appenderRef.file.ref = file",
                 ""));
