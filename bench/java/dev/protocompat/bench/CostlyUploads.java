@@ -28,8 +28,8 @@ import java.util.function.UnaryOperator;
  * holds) and the costly one. Both have the root file {@code root.proto}, whose package is
  * {@code a.a.…} ({@code parts} components), importing {@code b.proto} (package {@code b}), which
  * declares {@code message T {}} and the extendee {@code message E}; the root message is
- * {@code R}. Pulsar's validator accepts every input; so does our plugin, except {@link #LONG_PACKAGE},
- * whose package is past {@code maxNameLength}.
+ * {@code R}. Pulsar's validator accepts every input; so does our plugin, except {@link #LONG_PACKAGE}
+ * and {@link #SMALL}, whose packages are past {@code maxNameLength}.
  */
 record CostlyUploads(String name, String what, byte[] first, byte[] costly) {
 
@@ -45,7 +45,9 @@ record CostlyUploads(String name, String what, byte[] first, byte[] costly) {
     /** Fewer methods (2,000) in a package of 2,048 parts (4 KB): a much smaller schema. */
     static final String LONG_PACKAGE = "long-package";
 
-    static final List<String> ALL = List.of(METHODS, EXTENSIONS, FIELDS, NESTED, LONG_PACKAGE);
+    /** 500 methods in a package of 2,048 parts (4 KB): about 20 KB of schema data. */
+    static final String SMALL = "small";
+    static final List<String> ALL = List.of(METHODS, EXTENSIONS, FIELDS, NESTED, LONG_PACKAGE, SMALL);
 
     static CostlyUploads of(String name) {
         return switch (name) {
@@ -88,6 +90,15 @@ record CostlyUploads(String name, String what, byte[] first, byte[] costly) {
                     2048, file -> {
                         ServiceDescriptorProto.Builder service = ServiceDescriptorProto.newBuilder().setName("S");
                         for (int i = 0; i < 2_000; i++) {
+                            service.addMethod(MethodDescriptorProto.newBuilder().setName("m" + i)
+                                    .setInputType("b.T").setOutputType("b.T"));
+                        }
+                        return file.addService(service);
+                    });
+            case SMALL -> make(name, "500 methods, input and output `b.T`, package of 2,048 parts (4 KB)", 2048,
+                    file -> {
+                        ServiceDescriptorProto.Builder service = ServiceDescriptorProto.newBuilder().setName("S");
+                        for (int i = 0; i < 500; i++) {
                             service.addMethod(MethodDescriptorProto.newBuilder().setName("m" + i)
                                     .setInputType("b.T").setOutputType("b.T"));
                         }

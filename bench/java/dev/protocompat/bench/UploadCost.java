@@ -46,9 +46,13 @@ import org.apache.pulsar.common.schema.SchemaType;
  * version. Then, with {@code -Dprotocompat.upload.broker=true}, each costly schema is uploaded
  * once to a real standalone broker through the admin REST API and once by a Java producer: the
  * wall time, the broker process's CPU time, which broker threads thread dumps found running
- * Pulsar's validator and our check, and how long schema reads of other topics took meanwhile.
+ * Pulsar's validator and our check, and how long schema reads of other topics and sends of other
+ * clients took meanwhile.
  *
  * <p>{@code -Dprotocompat.upload.inputs=methods,fields} picks inputs (default: all);
+ * {@code -Dprotocompat.upload.brokerConf=name=value,…} adds lines to the broker's
+ * {@code standalone.conf}; {@code -Dprotocompat.upload.dumps=DIR} keeps every thread dump there;
+ * {@code -Dprotocompat.upload.observe=false} times the uploads alone (no dumps, reads or sends);
  * {@code -Dprotocompat.upload.write=DIR} only writes each input's two versions there as schema
  * data ({@code NAME-v1.json}, {@code NAME.json}), for {@code protocompat check} or a broker.
  */
@@ -135,7 +139,7 @@ public final class UploadCost {
             answer = "accepted";
         } catch (IncompatibleSchemaException e) {
             answer = "refused: " + firstWords(e.getMessage());
-        } catch (Exception e) {
+        } catch (Exception | StackOverflowError e) {
             answer = "refused: " + firstWords(e.toString());
         }
         return new long[] {THREADS.getCurrentThreadCpuTime() - cpu, System.nanoTime() - wall};
@@ -154,11 +158,19 @@ public final class UploadCost {
     // On a real broker
 
     private static final int PROBE_TOPICS = 6;
+    /** Clients, a connection each, sending while a costly upload runs: every broker IO thread gets some. */
+    private static final int PROBE_CLIENTS = 8;
 
     private static void onABroker(List<CostlyUploads> inputs) throws Exception {
         System.out.println();
         System.out.println("On a Pulsar standalone broker in a child JVM (plugin configured, strategy FULL):");
-        try (StandaloneBroker broker = StandaloneBroker.start();
+        List<String> conf = Arrays.stream(System.getProperty("protocompat.upload.brokerConf", "").split(","))
+                .map(String::trim).filter(line -> !line.isEmpty()).toList();
+        if (!conf.isEmpty()) {
+            System.out.println("standalone.conf also has: " + conf);
+        }
+        String dumps = System.getProperty("protocompat.upload.dumps", "");
+        try (StandaloneBroker broker = StandaloneBroker.startWithConf(conf);
              PulsarClient client = PulsarClient.builder().serviceUrl(broker.serviceUrl())
                      .operationTimeout(10, TimeUnit.MINUTES).build()) {
             SchemaRest rest = new SchemaRest(broker.webUrl());
@@ -171,19 +183,40 @@ public final class UploadCost {
                 expect(rest.upload(topic, CostlyUploads.warmUp()), 200);
                 probes.add(topic);
             }
+            // Producers on their own connections, sending while the costly uploads run.
+            List<PulsarClient> senderClients = new ArrayList<>();
+            Map<String, Producer<byte[]>> senders = new LinkedHashMap<>();
+            for (int i = 0; i < PROBE_CLIENTS; i++) {
+                PulsarClient sender = PulsarClient.builder().serviceUrl(broker.serviceUrl())
+                        .operationTimeout(10, TimeUnit.MINUTES).build();
+                senderClients.add(sender);
+                senders.put("send-" + i, sender.newProducer().topic("persistent://public/cost/send-" + i)
+                        .sendTimeout(10, TimeUnit.MINUTES).create());
+            }
             for (CostlyUploads input : inputs) {
-                for (String path : List.of("REST", "producer")) {
-                    String topic = "public/cost/" + input.name() + "-" + path.toLowerCase();
-                    rest.createSubscribedTopic(topic);
-                    expect(rest.upload(topic, input.first()), 200);
+                // REST, then a producer on a second topic, then a producer again once that topic
+                // holds the schema: Pulsar validates it on every connect.
+                for (String path : List.of("REST", "producer", "producer again")) {
+                    String topic = "public/cost/" + input.name() + "-" + path.split(" ")[0].toLowerCase();
+                    if (!path.endsWith("again")) {
+                        rest.createSubscribedTopic(topic);
+                        SchemaRest.Answer first = rest.upload(topic, input.first());
+                        if (first.status() != 200) {
+                            System.out.println("\n" + input.name() + " by " + path + ": the first version was refused, "
+                                    + firstWords(first.toString()));
+                        }
+                    }
                     for (String probe : probes) {
                         get(broker, probe);
                     }
                     Upload upload = path.equals("REST")
                             ? () -> post(broker, topic, input.costly())
                             : () -> produce(client, topic, input.costly());
-                    report(broker, input.name() + " by " + path, upload, probes);
+                    report(broker, input.name() + " by " + path, upload, probes, senders, dumps);
                 }
+            }
+            for (PulsarClient sender : senderClients) {
+                sender.close();
             }
         }
     }
@@ -192,15 +225,23 @@ public final class UploadCost {
         String run() throws Exception;
     }
 
-    private static void report(StandaloneBroker broker, String label, Upload upload, List<String> probes)
-            throws Exception {
+    private static void report(StandaloneBroker broker, String label, Upload upload, List<String> probes,
+                               Map<String, Producer<byte[]>> senders, String dumps) throws Exception {
         Map<String, Map<String, Integer>> seen = new ConcurrentHashMap<>();
         Map<String, String> stacks = new ConcurrentHashMap<>();
         Map<String, Long> slowestRead = new ConcurrentHashMap<>();
         AtomicBoolean running = new AtomicBoolean(true);
         Thread sampler = new Thread(() -> {
-            while (running.get()) {
-                sample(broker.pid(), seen, stacks);
+            for (int n = 0; running.get(); n++) {
+                String dump = sample(broker.pid(), seen, stacks);
+                if (!dumps.isBlank()) {
+                    try {
+                        Files.createDirectories(Paths.get(dumps));
+                        Files.writeString(Paths.get(dumps, label.replace(' ', '-') + "-" + n + ".txt"), dump);
+                    } catch (IOException e) {
+                        System.out.println("cannot write a thread dump: " + e);
+                    }
+                }
                 sleep(500);
             }
         });
@@ -214,10 +255,25 @@ public final class UploadCost {
                 sleep(200);
             }
         });
+        Map<String, Long> slowestSend = new ConcurrentHashMap<>();
+        Thread sender = new Thread(() -> {
+            while (running.get()) {
+                senders.forEach((name, producer) -> {
+                    long t = System.nanoTime();
+                    producer.sendAsync(new byte[] {1}).whenComplete((id, e) ->
+                            slowestSend.merge(name, System.nanoTime() - t, Math::max));
+                });
+                sleep(200);
+            }
+        });
+        boolean observe = !"false".equals(System.getProperty("protocompat.upload.observe"));
         long cpu = processCpuNanos(broker.pid());
         long wall = System.nanoTime();
-        sampler.start();
-        reader.start();
+        if (observe) {
+            sampler.start();
+            reader.start();
+            sender.start();
+        }
         String outcome;
         try {
             outcome = upload.run();
@@ -225,11 +281,20 @@ public final class UploadCost {
             running.set(false);
         }
         long wallNanos = System.nanoTime() - wall;
-        sampler.join();
-        reader.join();
+        if (observe) {
+            sampler.join();
+            reader.join();
+            sender.join();
+        }
+        for (Producer<byte[]> producer : senders.values()) {
+            producer.flush();
+        }
         long cpuNanos = processCpuNanos(broker.pid()) - cpu;
-        System.out.printf("%n%s: %s in %.1f s wall; broker process CPU %.1f s (the sampling and reads included)%n",
-                label, outcome, wallNanos / 1e9, cpuNanos / 1e9);
+        System.out.printf("%n%s: %s in %.1f s wall; broker process CPU %.1f s%s%n", label, outcome,
+                wallNanos / 1e9, cpuNanos / 1e9, observe ? " (the sampling, reads and sends included)" : "");
+        if (!observe) {
+            return;
+        }
         for (String role : List.of("Pulsar's validator", "our check")) {
             System.out.println("  " + role + " seen running on: " + seen.getOrDefault(role, Map.of())
                     + " (thread dumps every 0.5 s)");
@@ -245,10 +310,13 @@ public final class UploadCost {
         slowestRead.forEach((topic, nanos) -> reads.put(topic.substring(topic.lastIndexOf('/') + 1),
                 String.format("%.2f s", nanos / 1e9)));
         System.out.println("  slowest schema read (GET .../schema) of each other topic meanwhile: " + reads);
+        Map<String, String> sends = new TreeMap<>();
+        slowestSend.forEach((name, nanos) -> sends.put(name, String.format("%.2f s", nanos / 1e9)));
+        System.out.println("  slowest send of each other client (a connection each) meanwhile: " + sends);
     }
 
     /** Counts, per role, the broker threads a thread dump finds running it; keeps one stack. */
-    private static void sample(long pid, Map<String, Map<String, Integer>> seen, Map<String, String> stacks) {
+    private static String sample(long pid, Map<String, Map<String, Integer>> seen, Map<String, String> stacks) {
         String dump;
         try {
             Process jcmd = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "jcmd").toString(),
@@ -256,7 +324,7 @@ public final class UploadCost {
             dump = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             jcmd.waitFor(30, TimeUnit.SECONDS);
         } catch (IOException | InterruptedException e) {
-            return;
+            return "";
         }
         for (String block : dump.split("\n\n")) {
             if (!block.startsWith("\"")) {
@@ -273,6 +341,7 @@ public final class UploadCost {
                 }
             });
         }
+        return dump;
     }
 
     /** utime + stime of a process, from /proc (Linux), in nanoseconds; clock ticks of 10 ms. */
