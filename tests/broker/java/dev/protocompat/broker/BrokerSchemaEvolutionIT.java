@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.pulsar.broker.service.schema.protocompat.Fixtures;
 import org.apache.pulsar.broker.service.schema.protocompat.Fixtures.CompatCase;
 import org.apache.pulsar.client.api.Producer;
@@ -167,6 +169,47 @@ class BrokerSchemaEvolutionIT {
                 .topic(joined).create()) {
             assertTrue(oneof.send(new byte[] {8, 2}) != null);
         }
+    }
+
+    /**
+     * Which broker thread runs our check (RELIABILITY.md, "What a slow check holds up"), read from
+     * the broker's log: the thread of the warning line the check logs, for an upload through the
+     * admin REST API and for a Java producer's connect. Pulsar runs the check in the callback of
+     * its schema storage's BookKeeper read of the stored versions, so on a worker thread of the
+     * BookKeeper client that the schema storage owns; the test fails if that changes.
+     */
+    @Test
+    void theCheckRunsOnABookKeeperClientWorkerThread() throws Exception {
+        String namespace = namespace("check-thread", "FULL");
+        String uploaded = namespace + "/uploaded";
+        assertEquals(200, rest.upload(uploaded, Shop.order("message Order { int64 id = 1; int32 units = 2; }")).status());
+        Answer widened = rest.upload(uploaded, Shop.order("message Order { int64 id = 1; int64 units = 2; }"));
+        assertEquals(200, widened.status(), widened.toString());
+        String produced = "persistent://" + namespace + "/produced";
+        for (String pieces : List.of("int32", "int64")) {
+            byte[] schema = Shop.order("message Order { int64 id = 1; " + pieces + " pieces = 2; }");
+            try (Producer<byte[]> producer = client.newProducer(new NativeSchema("orders", schema))
+                    .topic(produced).create()) {
+                assertTrue(producer.send(new byte[] {8, 1}) != null);
+            }
+        }
+        String restThread = checkThread("shop.Order.units");
+        String producerThread = checkThread("shop.Order.pieces");
+        System.out.println("checkCompatible ran on broker thread [" + restThread + "] for a REST upload, ["
+                + producerThread + "] for a producer's connect");
+        for (String thread : List.of(restThread, producerThread)) {
+            assertTrue(thread.startsWith("BookKeeperClientWorker-OrderedExecutor-"), thread);
+        }
+    }
+
+    /** The thread ({@code [%t]}) of the check's warning about {@code path}, from the broker's log. */
+    private static String checkThread(String path) {
+        Matcher line = Pattern.compile("^\\S+ \\[([^\\]]+)\\] WARN +"
+                + Pattern.quote("org.apache.pulsar.broker.service.schema.ProtobufNativeSchemaAdvanceCompatibilityCheck"
+                        + " - PROTOBUF_NATIVE schema check: SCALAR_TYPE_CHANGED " + path + " "),
+                Pattern.MULTILINE).matcher(broker.log());
+        assertTrue(line.find(), "no warning about " + path + " with its thread in the broker log");
+        return line.group(1);
     }
 
     @Test

@@ -49,7 +49,8 @@ public final class StandaloneBroker implements AutoCloseable {
     private final Thread cleanup;
     private Process process;
 
-    private StandaloneBroker(Path dir, String java, List<String> jvmOptions, Secured secured) throws IOException {
+    private StandaloneBroker(Path dir, String java, List<String> jvmOptions, Secured secured, List<String> conf)
+            throws IOException {
         this.dir = dir;
         this.java = java;
         this.jvmOptions = List.copyOf(jvmOptions);
@@ -72,14 +73,16 @@ public final class StandaloneBroker implements AutoCloseable {
                 "managedLedgerDefaultAckQuorum=1",
                 "managedLedgerCacheSizeMB=32",
                 "allowLoopback=true",
-                "") + (secured == null ? "" : secured.conf(webPortTls)));
+                "") + (secured == null ? "" : secured.conf(webPortTls))
+                + String.join("", conf.stream().map(line -> line + "\n").toList()));
         Files.writeString(dir.resolve("log4j2.properties"), String.join("\n",
                 "status = error",
                 "appender.file.type = File",
                 "appender.file.name = file",
                 "appender.file.fileName = " + dir.resolve("broker.log"),
                 "appender.file.layout.type = PatternLayout",
-                "appender.file.layout.pattern = %d{HH:mm:ss.SSS} %-5level %c - %msg%n",
+                // The thread in brackets, as Pulsar's own log4j2 configuration has it ([%t]).
+                "appender.file.layout.pattern = %d{HH:mm:ss.SSS} [%t] %-5level %c - %msg%n",
                 "rootLogger.level = info",
                 "rootLogger.appenderRef.file.ref = file",
                 ""));
@@ -137,10 +140,20 @@ public final class StandaloneBroker implements AutoCloseable {
         return start(Paths.get(System.getProperty("java.home"), "bin", "java").toString(), List.of(), secured);
     }
 
+    /** {@link #start()} with more lines in {@code standalone.conf} ({@code name=value}; a later line wins). */
+    public static StandaloneBroker startWithConf(List<String> conf) throws IOException, InterruptedException {
+        return start(Paths.get(System.getProperty("java.home"), "bin", "java").toString(), List.of(), null, conf);
+    }
+
     private static StandaloneBroker start(String java, List<String> jvmOptions, Secured secured)
             throws IOException, InterruptedException {
+        return start(java, jvmOptions, secured, List.of());
+    }
+
+    private static StandaloneBroker start(String java, List<String> jvmOptions, Secured secured, List<String> conf)
+            throws IOException, InterruptedException {
         StandaloneBroker broker = new StandaloneBroker(Files.createTempDirectory("protocompat-broker"), java,
-                jvmOptions, secured);
+                jvmOptions, secured, conf);
         try {
             broker.launch();
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -161,6 +174,14 @@ public final class StandaloneBroker implements AutoCloseable {
 
     public String serviceUrl() {
         return "pulsar://127.0.0.1:" + brokerPort;
+    }
+
+    /** The broker JVM's process id, for thread dumps ({@code jcmd PID Thread.print}). */
+    public long pid() {
+        if (process == null) {
+            throw new IllegalStateException("the broker is not running");
+        }
+        return process.pid();
     }
 
     /** The broker JVM's Java version, as its own metrics report it ({@code jvm_info}). */
