@@ -7,6 +7,14 @@
 //! a new variant against one existing variant, as a broker makes it for an upload. The CPU is
 //! this thread's (`CLOCK_THREAD_CPUTIME_ID`), so other work on the machine does not count.
 //!
+//! `… --example worst_inputs cold-history [SHAPE...]`: for each shape, the longest
+//! FULL_TRANSITIVE history the work budget (`limit.maxCheckWork`) lets through, checked by a
+//! checker with nothing cached, as a broker just restarted checks an upload: the costliest
+//! upload there is.
+//!
+//! `… --example worst_inputs decode`: one decode of each shape, its CPU beside the work units
+//! it is charged.
+//!
 //! `… --example worst_inputs history SHAPE|large-MB VERSIONS`: uploads 1 to VERSIONS, each
 //! checked FULL_TRANSITIVE against every earlier version by one checker with the default cache
 //! bounds, as a broker keeps one for its lifetime; prints the CPU of each upload. `large-16`
@@ -72,8 +80,25 @@ fn one_check(shape: &shapes::Shape, profile: &'static Profile) {
 fn decodes() {
     println!("| Shape | Schema data | CPU per decode | Work units | ns per unit |");
     println!("|---|---:|---:|---:|---:|");
-    for shape in shapes::SHAPES {
-        let data = (shape.build)(0);
+    let bench = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/schemas");
+    let normal: Vec<(&str, Vec<u8>)> = ["small", "medium", "large"]
+        .iter()
+        .map(|size| {
+            let mut compiler = protox::Compiler::new([&bench]).expect("bench/schemas");
+            compiler.include_imports(true);
+            compiler
+                .open_file(format!("{size}.proto"))
+                .expect("a bench schema");
+            let data = protocompat::model::SchemaData {
+                descriptor_set: prost::Message::encode_to_vec(&compiler.file_descriptor_set()),
+                root_message: "bench.Root".into(),
+                root_file: format!("{size}.proto"),
+            };
+            (*size, data.to_json().into_bytes())
+        })
+        .collect();
+    let shaped = shapes::SHAPES.iter().map(|s| (s.name, (s.build)(0)));
+    for (name, data) in normal.into_iter().chain(shaped) {
         let mut runs: Vec<_> = (0..3)
             .map(|_| timed(|| protocompat::Schema::decode(&data)))
             .collect();
@@ -82,7 +107,7 @@ fn decodes() {
         let units = decoded.as_ref().map_or(0, |s| s.work());
         println!(
             "| {} | {:.2} MB | {:.1} ms | {} | {:.2} |",
-            shape.name,
+            name,
             data.len() as f64 / 1e6,
             cpu.as_secs_f64() * 1e3,
             units,
@@ -133,10 +158,53 @@ fn history(which: &str, versions: usize) {
     println!("all uploads: {:.1} s of CPU", total.as_secs_f64());
 }
 
+/// The costliest upload a broker can be asked to check: right after a restart (nothing
+/// cached), FULL_TRANSITIVE against the longest history of `shape` the work budget lets
+/// through, every version decoded.
+fn cold_history(shape: &shapes::Shape) {
+    let versions = |n: usize| (0..=n).map(shape.build).collect::<Vec<_>>();
+    let Ok(decoded) = protocompat::Schema::decode(&(shape.build)(0)) else {
+        // A shape refused as bad input cannot be in a history.
+        return;
+    };
+    let units = decoded.work();
+    let budget = protocompat::Limits::DEFAULT.max_check_work as u64;
+    // The longest history that passes: the decodes alone give an upper bound.
+    let mut n = (budget / units.max(1)) as usize;
+    loop {
+        let all = versions(n);
+        let existing: Vec<&[u8]> = all[..n].iter().map(Vec::as_slice).collect();
+        let checker = Checker::new(Bounds::DEFAULT);
+        let (result, cpu) = timed(|| checker.check(&existing, &all[n], Strategy::FullTransitive));
+        if result.is_ok() || n <= 1 {
+            println!(
+                "| {} | {} versions, {:.0} MB | {:.2} s | {} |",
+                shape.name,
+                n + 1,
+                all.iter().map(Vec::len).sum::<usize>() as f64 / 1e6,
+                cpu.as_secs_f64(),
+                outcome(&result)
+            );
+            return;
+        }
+        n = n * 9 / 10;
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("decode") {
         decodes();
+        return;
+    }
+    if args.first().map(String::as_str) == Some("cold-history") {
+        println!("| Shape | Longest history allowed | CPU, cold | Answer |");
+        println!("|---|---:|---:|---|");
+        for shape in shapes::SHAPES {
+            if args.len() == 1 || args[1..].iter().any(|a| a == shape.name) {
+                cold_history(shape);
+            }
+        }
         return;
     }
     if args.first().map(String::as_str) == Some("history") {

@@ -76,10 +76,11 @@ impl Limits {
         // message names) multiplies them past the size of the set: 400 MB of names in 2.3 MB.
         max_full_name_bytes: 32 << 20,
         max_field_comparisons: 50_000_000,
-        // About four seconds of one core for the costliest inputs known (a unit is about a
-        // nanosecond there, RELIABILITY.md): a thousand versions of a 100 KB schema take a
-        // tenth of it, a single check of two schemas at every other limit under a fifth.
-        max_check_work: 4_000_000_000,
+        // About three seconds of one core for the costliest inputs known (a unit is about a
+        // nanosecond there, RELIABILITY.md "Work per check"): a FULL_TRANSITIVE check against
+        // a thousand versions of `bench/schemas/large.proto` (73 KB) takes under a third of it,
+        // one of two schemas at every other limit a tenth at most.
+        max_check_work: 3_000_000_000,
         // Over twice the worst check the other limits let through (214 MB through JNI at the
         // field limit, both schemas decoded: `PeakMemoryTest`): a net for whatever a count
         // misses, far from what a real schema needs.

@@ -1,57 +1,54 @@
 //! FIELD_NUMBER_CHANGED: a field name exists in both messages with different numbers.
 
-use std::collections::HashMap;
-
 use crate::model::FieldRef;
 
 use super::{MessagePair, Violation};
 
-/// Up to this many name comparisons, unmatched names are looked up by scanning the reader's
-/// fields; past it, through a map of the reader's names, so that messages of thousands of
-/// renamed fields cost linear time, not quadratic.
-const SCANNED_COMPARISONS: usize = 1024;
-
 pub(crate) fn field_number_changed(pair: &MessagePair, found: &mut Vec<Violation>) {
+    if pair.reader.fields().len() < pair.writer.fields().len() {
+        return from_the_reader(pair, found);
+    }
     // Names are unique in a message: a writer field whose number the reader gives to a field
     // of the same name is settled by the match by number alone, which is every field of a
-    // message that kept its fields. Only the others are looked up by name.
+    // message that kept its fields. Only the others are looked up by name, in the reader's
+    // fields sorted by name: a large reader message that many writer messages meet (types
+    // pair by structure under `conservative`) is sorted once, not mapped again for each.
     let mut matched = pair.matched.iter().peekable();
-    let mut unsettled: Vec<FieldRef<'_>> = Vec::new();
     for writer in pair.writer.fields() {
         let settled = match matched.next_if(|(w, _)| w.id() == writer.id()) {
             Some((_, reader)) => reader.name() == writer.name(),
             None => false,
         };
-        if !settled {
-            unsettled.push(writer);
-        }
-    }
-    if unsettled.is_empty() {
-        return;
-    }
-    let reader_fields = pair.reader.fields().len();
-    let by_name: Option<HashMap<&str, u32>> =
-        (unsettled.len().saturating_mul(reader_fields) > SCANNED_COMPARISONS).then(|| {
-            pair.reader
-                .fields()
-                .map(|r| (r.name(), r.number()))
-                .collect()
-        });
-    for writer in unsettled {
-        let reader_number = match &by_name {
-            Some(map) => map.get(writer.name()).copied(),
-            None => pair.reader.field_named(writer.name()).map(|r| r.number()),
-        };
-        let Some(reader_number) = reader_number else {
+        if settled {
             continue;
-        };
-        if reader_number != writer.number() {
-            found.push(Violation {
-                field: Some(writer.name().to_owned()),
-                number: Some(writer.number()),
-                writer: format!("number {}", writer.number()),
-                reader: format!("number {reader_number}"),
-            });
         }
+        if let Some(reader) = pair.reader.field_named(writer.name()) {
+            renumbered(writer, reader, found);
+        }
+    }
+}
+
+/// The same findings, in the same order, from the reader's side: a small reader message met by
+/// a large writer message costs the reader's fields, not the writer's.
+fn from_the_reader(pair: &MessagePair, found: &mut Vec<Violation>) {
+    let mut pairs: Vec<(FieldRef<'_>, FieldRef<'_>)> = pair
+        .reader
+        .fields()
+        .filter_map(|reader| Some((pair.writer.field_named(reader.name())?, reader)))
+        .collect();
+    pairs.sort_unstable_by_key(|(writer, _)| writer.id());
+    for (writer, reader) in pairs {
+        renumbered(writer, reader, found);
+    }
+}
+
+fn renumbered(writer: FieldRef<'_>, reader: FieldRef<'_>, found: &mut Vec<Violation>) {
+    if reader.number() != writer.number() {
+        found.push(Violation {
+            field: Some(writer.name().to_owned()),
+            number: Some(writer.number()),
+            writer: format!("number {}", writer.number()),
+            reader: format!("number {}", reader.number()),
+        });
     }
 }

@@ -80,6 +80,11 @@ pub const SHAPES: &[Shape] = &[
         build: enum_pairs,
     },
     Shape {
+        name: "structure-pairs",
+        about: "one side's 245 fields hold 245 small message types, the other's all hold one message of 99,000 fields: conservative pairs each small type with the large one",
+        build: structure_pairs,
+    },
+    Shape {
         name: "oneofs",
         about: "the most oneofs allowed, named, in the root message",
         build: oneofs,
@@ -421,6 +426,42 @@ fn enum_pairs(v: usize) -> Vec<u8> {
             ..Default::default()
         });
     }
+    schema(vec![root], "shop.Order", "order.proto")
+}
+
+fn structure_pairs(v: usize) -> Vec<u8> {
+    const HOLDERS: usize = 245;
+    const LARGE: usize = 99_000;
+    let mut root = file("order.proto", "shop", "proto3");
+    let mut order = message("Order");
+    if v % 2 == 0 {
+        for i in 1..=HOLDERS {
+            order.field.push(field(
+                &format!("f{i}"),
+                i,
+                Type::Message,
+                Some(&format!(".shop.W{i}")),
+            ));
+            let mut small = message(&format!("W{i}"));
+            small.field.push(field("x", 1, Type::Int64, None));
+            root.message_type.push(small);
+        }
+    } else {
+        for i in 1..=HOLDERS {
+            order
+                .field
+                .push(field(&format!("f{i}"), i, Type::Message, Some(".shop.R")));
+        }
+        let mut large = message("R");
+        for f in 1..=LARGE {
+            large
+                .field
+                .push(field(&format!("x{f}"), f, Type::Int64, None));
+        }
+        root.message_type.push(large);
+    }
+    root.message_type.push(order);
+    root.message_type.push(message(&format!("V{v}")));
     schema(vec![root], "shop.Order", "order.proto")
 }
 

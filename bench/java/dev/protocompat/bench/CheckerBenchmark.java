@@ -43,12 +43,30 @@ public class CheckerBenchmark {
     private List<String> historyText;
     private String proposedText;
 
-    private final ProtobufNativeSchemaAdvanceCompatibilityCheck ours = new ProtobufNativeSchemaAdvanceCompatibilityCheck();
+    /**
+     * Which native library our checker runs: this build's, or with {@code -p library=baseline}
+     * the one {@code -Dbench.baseline.library=PATH} names (passed with {@code -jvmArgsAppend}),
+     * so that two builds are compared in one run, fork by fork (BENCHMARKS.md).
+     */
+    @Param({"current"})
+    public String library;
+
+    private ProtobufNativeSchemaAdvanceCompatibilityCheck ours;
     private final ProtobufNativeSchemaCompatibilityCheck builtIn = new ProtobufNativeSchemaCompatibilityCheck();
     private final ProtobufCompatibilityChecker apicurio = new ProtobufCompatibilityChecker();
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
+        if ("baseline".equals(library)) {
+            String baseline = System.getProperty("bench.baseline.library");
+            if (baseline == null) {
+                throw new IllegalStateException("-p library=baseline needs -jvmArgsAppend -Dbench.baseline.library=PATH");
+            }
+            // Read when the plugin first loads its library, which is below: a fork runs one
+            // parameter set, so each fork loads the library its parameters name.
+            System.setProperty("protocompat.native.library", baseline);
+        }
+        ours = new ProtobufNativeSchemaAdvanceCompatibilityCheck();
         String[] parts = input.split(":");
         BenchSchemas schemas = new BenchSchemas(parts[0]);
         int length = Integer.parseInt(parts[1]);
