@@ -531,11 +531,14 @@ impl Checker {
                 .map(|s| s.root().full_name().to_owned())
                 .map_err(Clone::clone),
             work: decoded.as_ref().map_or(0, |s| s.work()),
-            data: Arc::new(if data.len() > REMEMBERED_BY_SHA256_OVER {
-                LazyDigest::sha256_of(&data)
-            } else {
-                LazyDigest::new(data.into_boxed_slice())
-            }),
+            // Without a cache nothing is remembered: hashing would buy nothing.
+            data: Arc::new(
+                if data.len() > REMEMBERED_BY_SHA256_OVER && self.bounds.max_schemas > 0 {
+                    LazyDigest::sha256_of(&data)
+                } else {
+                    LazyDigest::new(data.into_boxed_slice())
+                },
+            ),
         });
         let evicted = lock(&self.schemas).put(key, entry.clone(), entry.weight());
         // A decoded schema whose data is forgotten could never be found again.
