@@ -190,11 +190,13 @@ impl Work {
 
     /// Charges `comparisons` field comparisons: a walk's, or a remembered verdict's.
     pub(crate) fn compared(&mut self, comparisons: usize) -> Result<(), CheckError> {
-        if comparisons > self.walk_allowance() {
+        // Charged for every remembered verdict of a warm check: no division here.
+        let units = (comparisons as u64).saturating_mul(UNITS_PER_COMPARISON);
+        if comparisons > self.comparisons_left || units > self.units_left {
             return Err(self.out_of_comparisons());
         }
         self.comparisons_left -= comparisons;
-        self.units_left -= comparisons as u64 * UNITS_PER_COMPARISON;
+        self.units_left -= units;
         Ok(())
     }
 

@@ -78,6 +78,13 @@ impl<K: Hash + Eq, V: Clone> BoundedLru<K, V> {
         if self.max_entries == 0 || weight > self.max_bytes {
             return Some(Vec::new());
         }
+        let fits = self.bytes + weight <= self.max_bytes && self.entries.len() < self.max_entries;
+        if fits && !self.entries.contains(&key) {
+            // Nothing to evict: the common case, without looking for victims.
+            self.entries.put(key, (value, weight));
+            self.bytes += weight;
+            return Some(Vec::new());
+        }
         let replaced = self.entries.peek(&key).map_or(0, |(_, w)| *w);
         let mut bytes = self.bytes - replaced + weight;
         let mut count =

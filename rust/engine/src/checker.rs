@@ -312,11 +312,12 @@ impl Checker {
         requested: Requested,
     ) -> Result<Checked, CheckError> {
         let memory = Budget::start(self.limits.max_check_memory_bytes);
+        let history = source.existing();
         let mut run = Run {
-            work: Work::new(&self.limits, source.existing()),
+            work: Work::new(&self.limits, history),
             source,
             memory: &memory,
-            touched: Vec::new(),
+            touched: Vec::with_capacity(history + 1),
             walked: false,
         };
         let result = self.check_within(&mut run, requested);
@@ -542,11 +543,12 @@ impl Checker {
         });
         let evicted = lock(&self.schemas).put(key, entry.clone(), entry.weight());
         // A decoded schema whose data is forgotten could never be found again.
-        let mut decoded_cache = lock(&self.decoded);
-        for (_, gone) in evicted {
-            decoded_cache.remove(&gone.id);
+        if !evicted.is_empty() {
+            let mut decoded_cache = lock(&self.decoded);
+            for (_, gone) in evicted {
+                decoded_cache.remove(&gone.id);
+            }
         }
-        drop(decoded_cache);
         run.touched.push(entry.id);
         let schema = decoded.ok().map(Arc::new);
         if let Some(schema) = &schema {

@@ -255,6 +255,7 @@ fn a_history_larger_than_the_decoded_cache_keeps_what_fits() {
             "{stats:?}"
         );
     }
+    println!("schemas copied per upload (the new one and those decoded again): {copied:?}");
     // Cold, the first upload copies the new version and each of the five; each later one
     // copies the new version and the earlier versions that are not kept, not all of them.
     assert_eq!(copied[0], 6, "{copied:?}");

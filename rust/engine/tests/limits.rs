@@ -149,7 +149,7 @@ fn full_needs_the_work_of_both_directions_exactly() {
     };
     // The fewest comparisons a check of `proposed` against `existing` passes with.
     let least = |profile, existing: &[u8], proposed: &[u8], strategy: Strategy| {
-        let passes = |limit: usize| {
+        least_passing(1_000, |limit| {
             let limits = Limits {
                 max_field_comparisons: limit,
                 ..Limits::DEFAULT
@@ -158,18 +158,7 @@ fn full_needs_the_work_of_both_directions_exactly() {
                 .with_profile(profile)
                 .check(&[existing], proposed, strategy)
                 .is_ok()
-        };
-        let (mut low, mut high) = (0, 1_000);
-        assert!(passes(high) && !passes(low));
-        while high - low > 1 {
-            let middle = (low + high) / 2;
-            if passes(middle) {
-                high = middle;
-            } else {
-                low = middle;
-            }
-        }
-        high
+        })
     };
     // Nothing found either way, then the way back finding retyped fields (walked twice), then
     // renamed types.
@@ -270,18 +259,9 @@ fn millions_of_messages_in_an_unimported_file_are_refused() {
     );
 }
 
-/// The fewest units of work (`limit.maxCheckWork`) a cold FULL_TRANSITIVE check passes with.
-fn least_work(existing: &[&[u8]], proposed: &[u8]) -> usize {
-    let passes = |limit: usize| {
-        let limits = Limits {
-            max_check_work: limit,
-            ..Limits::DEFAULT
-        };
-        Checker::with_limits(Bounds::NONE, limits)
-            .check(existing, proposed, Strategy::FullTransitive)
-            .is_ok()
-    };
-    let (mut low, mut high) = (0, 1 << 40);
+/// The least limit under `high` that `passes`, which a larger limit never makes fail.
+fn least_passing(high: usize, passes: impl Fn(usize) -> bool) -> usize {
+    let (mut low, mut high) = (0, high);
     assert!(passes(high) && !passes(low));
     while high - low > 1 {
         let middle = (low + high) / 2;
@@ -292,6 +272,19 @@ fn least_work(existing: &[&[u8]], proposed: &[u8]) -> usize {
         }
     }
     high
+}
+
+/// The fewest units of work (`limit.maxCheckWork`) a cold FULL_TRANSITIVE check passes with.
+fn least_work(existing: &[&[u8]], proposed: &[u8]) -> usize {
+    least_passing(1 << 40, |limit| {
+        let limits = Limits {
+            max_check_work: limit,
+            ..Limits::DEFAULT
+        };
+        Checker::with_limits(Bounds::NONE, limits)
+            .check(existing, proposed, Strategy::FullTransitive)
+            .is_ok()
+    })
 }
 
 /// A check is charged what it would cost cold, whether the caches answer it or not: a broker

@@ -298,38 +298,29 @@ fn deep_dotted(v: usize) -> Vec<u8> {
 }
 
 fn deep_distinct(v: usize) -> Vec<u8> {
-    let (mut root, package) = deep_root("proto3");
-    let scope = vec!["a"; 255].join(".");
-    let mut types = file("types.proto", &scope, "proto3");
-    let mut order = message("Order");
-    // Each name is declared, and each field's full name holds the package: the full-name
-    // limit is what bounds them.
-    let count = fitting(package.len() + scope.len() + 8, 6, 1 << 20);
-    for i in 1..=count {
-        types.message_type.push(message(&format!("T{i}")));
-        order.field.push(field(
-            &format!("f{i}"),
-            i,
-            Type::Message,
-            Some(&format!("{scope}.T{i}")),
-        ));
-    }
-    types.message_type.push(message(&format!("V{v}")));
-    root.message_type.push(order);
-    schema(
-        vec![types, root],
-        &format!("{package}.Order"),
-        "order.proto",
-    )
+    deep_names(v, true)
 }
 
 fn deep_unresolved(v: usize) -> Vec<u8> {
+    deep_names(v, false)
+}
+
+/// Fields of the root under a 512-part package typed `a.a.….T<i>` (256 parts), each name
+/// distinct: with `declared`, each `T<i>` is declared where its name says (the full-name limit
+/// then bounds how many); without, at the root, so that every part is a known name but no name
+/// names anything.
+fn deep_names(v: usize, declared: bool) -> Vec<u8> {
     let (mut root, package) = deep_root("proto3");
     let scope = vec!["a"; 255].join(".");
-    let mut types = file("types.proto", "", "proto3");
+    let mut types = file("types.proto", if declared { &scope } else { "" }, "proto3");
     let mut order = message("Order");
-    let count = (Limits::DEFAULT.max_schema_bytes / 4 * 3 - (64 << 10)) / (scope.len() + 48);
-    let count = count.min(fitting(package.len() + 6, 6, 1 << 20));
+    let count = if declared {
+        // Each field's full name holds the package, each message's the 255 parts.
+        fitting(package.len() + scope.len() + 8, 6, 1 << 20)
+    } else {
+        let fit = (Limits::DEFAULT.max_schema_bytes / 4 * 3 - (64 << 10)) / (scope.len() + 48);
+        fit.min(fitting(package.len() + 6, 6, 1 << 20))
+    };
     for i in 1..=count {
         types.message_type.push(message(&format!("T{i}")));
         order.field.push(field(

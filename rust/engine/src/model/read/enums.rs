@@ -79,9 +79,9 @@ impl<'a> Builder<'a> {
                     other => self.tally.unread_key(Kind::EnumValue, other, &mut reader)?,
                 }
             }
-            self.identifier(ctx, &element, "an enum value", value_name)?;
-            self.tally.declared(full_name.len, value_name.len())?;
-            let value_name = self.intern(value_name);
+            let value_name = self.intern_identifier(ctx, &element, "an enum value", value_name)?;
+            self.tally
+                .declared(full_name.len, value_name.len as usize)?;
             self.model.values.push(EnumValue {
                 name: value_name,
                 number: value_number,

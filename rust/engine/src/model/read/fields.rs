@@ -33,7 +33,7 @@ impl<'a> Builder<'a> {
             scope: owner,
             name: raw.name,
         };
-        self.identifier(ctx, &element, "a field", raw.name)?;
+        let name = self.intern_identifier(ctx, &element, "a field", raw.name)?;
         self.tally.declared(owner.len, raw.name.len())?;
         let number = self.field_number(ctx, &element, raw.number)?;
         let label = self.label(ctx, &element, raw.label)?;
@@ -89,7 +89,6 @@ impl<'a> Builder<'a> {
         }
         let ty = self.declared_type(ctx, &element, &raw)?;
         let row = self.model.fields.len() as u32;
-        let name = self.intern(raw.name);
         let default = raw.default.map(|d| self.push(d));
         if !matches!(ty, Type::Scalar(_)) || raw.declared == 0 {
             self.pending.push(Pending {

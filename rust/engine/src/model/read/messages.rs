@@ -86,7 +86,7 @@ impl<'a> Builder<'a> {
             }
             let (oneof_name, oneof_options) = oneof(&mut self.tally, bytes)?;
             self.tally.declared(full_name.len, oneof_name.len())?;
-            self.identifier(ctx, &element, "a oneof", oneof_name)?;
+            let oneof_name = self.intern_identifier(ctx, &element, "a oneof", oneof_name)?;
             let mut own = features;
             if let Some(options) = oneof_options {
                 for field in Fields::new(options) {
@@ -97,7 +97,6 @@ impl<'a> Builder<'a> {
                 }
             }
             self.oneof_features.push(own);
-            let oneof_name = self.intern(oneof_name);
             self.model.oneofs.push(Oneof {
                 name: oneof_name,
                 synthetic: true,

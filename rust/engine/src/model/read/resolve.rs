@@ -34,14 +34,17 @@ impl<'a> Builder<'a> {
     /// Resolves every type name, validates defaults, and returns the model.
     pub(crate) fn finish(mut self) -> std::result::Result<Model, DecodeError> {
         let pending = std::mem::take(&mut self.pending);
-        let (found, steps) = {
-            let names = self.names()?;
-            self.resolve(&names, &pending)
-        };
-        self.model.resolution_steps = steps;
-        self.model.declarations = self.tally.declarations() as u64;
+        let names = self.names()?;
+        let (relative, steps) = self.resolve_relative(&pending);
+        let mut relative = relative.into_iter();
         let mut resolved: Vec<(u32, Type)> = Vec::new();
-        for (p, found) in pending.iter().zip(found) {
+        for p in &pending {
+            // Full names are looked up whole; relative ones were resolved all together.
+            let found = if p.name.starts_with('.') {
+                names.full(p.name)
+            } else {
+                relative.next().flatten()
+            };
             let what = |this: &Self, text: String| {
                 let element = Element {
                     scope: p.owner,
@@ -100,6 +103,9 @@ impl<'a> Builder<'a> {
                 resolved.push((row, ty));
             }
         }
+        drop(names);
+        self.model.resolution_steps = steps;
+        self.model.declarations = self.tally.declarations() as u64;
         for (row, ty) in resolved {
             let field = &mut self.model.fields[row as usize];
             field.ty = ty;
@@ -116,17 +122,17 @@ impl<'a> Builder<'a> {
         Ok(self.model)
     }
 
-    /// What each pending name refers to: full names looked up whole, relative ones all
-    /// together through the tree of scopes, which only they need.
-    fn resolve(&self, names: &Names<'_>, pending: &[Pending<'_>]) -> (Vec<Option<Symbol>>, u64) {
-        let mut found: Vec<Option<Symbol>> = pending.iter().map(|p| names.full(p.name)).collect();
+    /// What each relative name among `pending` refers to, in their order, resolved together
+    /// through the tree of scopes, which only they need (compilers write full names), and the
+    /// steps that took.
+    fn resolve_relative(&self, pending: &[Pending<'_>]) -> (Vec<Option<Symbol>>, u64) {
         let relative: Vec<(u64, &str)> = pending
             .iter()
             .filter(|p| !p.name.starts_with('.'))
             .map(|p| (Scopes::key(p.scope.start, p.scope.len), p.name))
             .collect();
         if relative.is_empty() {
-            return (found, 0);
+            return (Vec::new(), 0);
         }
         let model = &self.model;
         let mut scopes = Scopes::new();
@@ -153,13 +159,8 @@ impl<'a> Builder<'a> {
                 symbol,
             );
         }
-        let mut answers = scopes.resolve(&relative).into_iter();
-        for (p, found) in pending.iter().zip(found.iter_mut()) {
-            if !p.name.starts_with('.') {
-                *found = answers.next().flatten();
-            }
-        }
-        (found, scopes.steps())
+        let answers = scopes.resolve(&relative);
+        (answers, scopes.steps())
     }
 
     /// Every message and enum, by full name and by scope; a name declared twice is refused.
