@@ -146,7 +146,9 @@ const UNITS_PER_COMPARISON: u64 = 10;
 pub(crate) struct Work {
     units_left: u64,
     comparisons_left: usize,
-    limits: Limits,
+    /// The limits, for the messages that refuse a check.
+    max_check_work: usize,
+    max_field_comparisons: usize,
     /// The history's length, for the message that refuses a check needing more.
     history: usize,
 }
@@ -156,7 +158,8 @@ impl Work {
         Work {
             units_left: limits.max_check_work as u64,
             comparisons_left: limits.max_field_comparisons,
-            limits: *limits,
+            max_check_work: limits.max_check_work,
+            max_field_comparisons: limits.max_field_comparisons,
             history,
         }
     }
@@ -206,7 +209,7 @@ impl Work {
             CheckError::TooMuchWork(
                 format!(
                     "checking against {} existing schemas needs more than {} field comparisons",
-                    self.history, self.limits.max_field_comparisons
+                    self.history, self.max_field_comparisons
                 ),
                 "limit.maxFieldComparisons",
             )
@@ -220,7 +223,7 @@ impl Work {
             format!(
                 "checking against {} existing schemas needs more than {} units of work \
                  (decoding each schema and comparing each pair)",
-                self.history, self.limits.max_check_work
+                self.history, self.max_check_work
             ),
             "limit.maxCheckWork",
         )

@@ -64,7 +64,7 @@ impl<K: Hash + Eq, V: Clone> BoundedLru<K, V> {
             .unwrap_or_default()
     }
 
-    /// [`BoundedLru::put`], unless making room would evict an entry `keep` holds on to:
+    /// [`BoundedLru::put`], unless making room would evict an entry whose value `keep` holds on to:
     /// then nothing changes, and `None`. A check that needs more entries than fit keeps those
     /// it has, instead of evicting each before its next use: a history walked in the same
     /// order on every upload would otherwise never find one.
@@ -73,7 +73,7 @@ impl<K: Hash + Eq, V: Clone> BoundedLru<K, V> {
         key: K,
         value: V,
         weight: usize,
-        keep: impl Fn(&K) -> bool,
+        keep: impl Fn(&V) -> bool,
     ) -> Option<Vec<(K, V)>> {
         if self.max_entries == 0 || weight > self.max_bytes {
             return Some(Vec::new());
@@ -90,14 +90,14 @@ impl<K: Hash + Eq, V: Clone> BoundedLru<K, V> {
         let mut count =
             self.entries.len() + usize::from(replaced == 0 && !self.entries.contains(&key));
         // The entries that would go, least recently used first.
-        for (victim, (_, w)) in self.entries.iter().rev() {
+        for (victim, (held, w)) in self.entries.iter().rev() {
             if bytes <= self.max_bytes && count <= self.max_entries {
                 break;
             }
             if *victim == key {
                 continue;
             }
-            if keep(victim) {
+            if keep(held) {
                 return None;
             }
             bytes -= w;
@@ -171,10 +171,10 @@ mod tests {
             map.put(i, i, 10);
         }
         // Making room for 3 would evict 0, which is held on to: 3 is not kept.
-        assert_eq!(map.put_unless(3, 3, 10, |k| *k == 0), None);
+        assert_eq!(map.put_unless(3, 3, 10, |v| *v == 0), None);
         assert_eq!((map.len(), map.get(&3)), (3, None));
         // 1 is the least recently used now (0 was not touched by the refusal; 0 is LRU).
-        assert_eq!(map.put_unless(3, 3, 10, |k| *k == 2), Some(vec![(0, 0)]));
+        assert_eq!(map.put_unless(3, 3, 10, |v| *v == 2), Some(vec![(0, 0)]));
         assert_eq!(map.get(&3), Some(3));
         assert_eq!(map.put(4, 4, 10), vec![(1, 1)]);
     }

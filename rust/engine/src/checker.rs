@@ -124,6 +124,9 @@ pub struct Checked {
     pub walked: bool,
 }
 
+/// A decoded schema, and the remembered schema it was decoded from.
+type Decoded = (Arc<Schema>, Arc<Remembered>);
+
 /// One schema's data and what a check needs to know of it when no rule has to run.
 struct Remembered {
     /// Unique for the life of the process: decoded schemas and results are keyed by it.
@@ -135,6 +138,9 @@ struct Remembered {
     /// What decoding it costs ([`Schema::work`]): charged to every check that compares it,
     /// decoded or remembered.
     work: u64,
+    /// The stamp of the last check that used it: a check does not evict the decoded schemas
+    /// it has used ([`Checker::keep_decoded`]).
+    last_check: AtomicU64,
 }
 
 impl Remembered {
@@ -173,7 +179,9 @@ pub struct Checker {
     profile: &'static Profile,
     digest: IndexDigest,
     schemas: Mutex<BoundedLru<u128, Arc<Remembered>>>,
-    decoded: Mutex<BoundedLru<u64, Arc<Schema>>>,
+    /// Decoded schemas by the identity of their remembered schema, which each holds on to
+    /// for the stamp of the last check that used it.
+    decoded: Mutex<BoundedLru<u64, Decoded>>,
     verdicts: Mutex<BoundedLru<(u64, u64), Arc<Verdict>>>,
     /// The heap the last check held at its peak (see [`crate::budget`]).
     last_peak: AtomicUsize,
@@ -312,12 +320,11 @@ impl Checker {
         requested: Requested,
     ) -> Result<Checked, CheckError> {
         let memory = Budget::start(self.limits.max_check_memory_bytes);
-        let history = source.existing();
         let mut run = Run {
-            work: Work::new(&self.limits, history),
+            work: Work::new(&self.limits, source.existing()),
             source,
             memory: &memory,
-            touched: Vec::with_capacity(history + 1),
+            stamp: NEXT_CHECK.fetch_add(1, Ordering::Relaxed),
             walked: false,
         };
         let result = self.check_within(&mut run, requested);
@@ -500,7 +507,7 @@ impl Checker {
             .map_err(CheckError::Internal)?;
         if let Some(entry) = hit {
             run.work.decoded(entry.work)?;
-            run.touched.push(entry.id);
+            entry.last_check.store(run.stamp, Ordering::Relaxed);
             return Ok(Fetched {
                 entry,
                 schema: None,
@@ -518,6 +525,7 @@ impl Checker {
                     data: Arc::new(LazyDigest::known(sha256)),
                     root: Err(refused),
                     work: 0,
+                    last_check: AtomicU64::new(run.stamp),
                 }),
                 schema: None,
             });
@@ -532,6 +540,7 @@ impl Checker {
                 .map(|s| s.root().full_name().to_owned())
                 .map_err(Clone::clone),
             work: decoded.as_ref().map_or(0, |s| s.work()),
+            last_check: AtomicU64::new(run.stamp),
             // Without a cache nothing is remembered: hashing would buy nothing.
             data: Arc::new(
                 if data.len() > REMEMBERED_BY_SHA256_OVER && self.bounds.max_schemas > 0 {
@@ -549,10 +558,9 @@ impl Checker {
                 decoded_cache.remove(&gone.id);
             }
         }
-        run.touched.push(entry.id);
         let schema = decoded.ok().map(Arc::new);
         if let Some(schema) = &schema {
-            self.keep_decoded(run, entry.id, schema);
+            self.keep_decoded(run, &entry, schema);
         }
         run.work.decoded(entry.work)?;
         Ok(Fetched { entry, schema })
@@ -560,11 +568,18 @@ impl Checker {
 
     /// Keeps a decoded schema unless that would evict one this check has used: a history
     /// larger than the cache then keeps most of itself from one upload to the next.
-    fn keep_decoded<S: SchemaSource>(&self, run: &Run<'_, S>, id: u64, schema: &Arc<Schema>) {
-        let touched = &run.touched;
-        let _ = lock(&self.decoded).put_unless(id, schema.clone(), decoded_weight(schema), |k| {
-            touched.contains(k)
-        });
+    fn keep_decoded<S: SchemaSource>(
+        &self,
+        run: &Run<'_, S>,
+        entry: &Arc<Remembered>,
+        schema: &Arc<Schema>,
+    ) {
+        let _ = lock(&self.decoded).put_unless(
+            entry.id,
+            (schema.clone(), entry.clone()),
+            decoded_weight(schema),
+            |(_, used)| used.last_check.load(Ordering::Relaxed) == run.stamp,
+        );
     }
 
     /// The decoded schema of a fetched entry: kept, cached, or decoded again from the entry's
@@ -580,7 +595,9 @@ impl Checker {
             return Ok(schema.clone());
         }
         usable(&fetched.entry, which)?;
-        let cached = lock(&self.decoded).get(&fetched.entry.id);
+        let cached = lock(&self.decoded)
+            .get(&fetched.entry.id)
+            .map(|(schema, _)| schema);
         let schema = match cached {
             Some(schema) => schema,
             None => {
@@ -605,7 +622,7 @@ impl Checker {
                             e.message
                         ))
                     })?;
-                self.keep_decoded(run, fetched.entry.id, &schema);
+                self.keep_decoded(run, &fetched.entry, &schema);
                 schema
             }
         };
@@ -647,18 +664,20 @@ impl Checker {
     }
 }
 
-/// What one check is working with: its schemas, what it may still spend, and which
-/// remembered schemas it has used.
+/// What one check is working with: its schemas, what it may still spend, and the stamp that
+/// marks the remembered schemas it has used.
 struct Run<'r, S> {
     source: &'r mut S,
     work: Work,
     memory: &'r Budget,
-    /// The identities of the remembered schemas this check has used (a history is a few
-    /// hundred at most; a scan is cheaper than a set).
-    touched: Vec<u64>,
+    /// This check's stamp: the remembered schemas it uses carry it while it runs.
+    stamp: u64,
     /// Whether some pair was walked rather than remembered.
     walked: bool,
 }
+
+/// Each check's stamp, which the remembered schemas it uses carry ([`Remembered::last_check`]).
+static NEXT_CHECK: AtomicU64 = AtomicU64::new(1);
 
 /// Schema data larger than this is remembered by its SHA-256, not its bytes: a large history
 /// then stays remembered (and its results with it) within `cache.maxSchemaDataBytes`, which
