@@ -208,8 +208,9 @@ impl Work {
         if (self.comparisons_left as u64).saturating_mul(UNITS_PER_COMPARISON) <= self.units_left {
             CheckError::TooMuchWork(
                 format!(
-                    "checking against {} existing schemas needs more than {} field comparisons",
-                    self.history, self.max_field_comparisons
+                    "checking against {} needs more than {} field comparisons",
+                    self.existing(),
+                    self.max_field_comparisons
                 ),
                 "limit.maxFieldComparisons",
             )
@@ -218,12 +219,21 @@ impl Work {
         }
     }
 
+    /// `1 existing schema`, `10 existing schemas`.
+    fn existing(&self) -> String {
+        match self.history {
+            1 => "1 existing schema".to_owned(),
+            n => format!("{n} existing schemas"),
+        }
+    }
+
     fn out_of_units(&self) -> CheckError {
         CheckError::TooMuchWork(
             format!(
-                "checking against {} existing schemas needs more than {} units of work \
-                 (decoding each schema and comparing each pair)",
-                self.history, self.max_check_work
+                "checking against {} needs more than {} units of work (decoding each schema \
+                 and comparing each pair)",
+                self.existing(),
+                self.max_check_work
             ),
             "limit.maxCheckWork",
         )
