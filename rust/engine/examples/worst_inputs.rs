@@ -48,6 +48,14 @@ fn timed<R>(f: impl FnOnce() -> R) -> (R, Duration) {
     (result, thread_cpu() - started)
 }
 
+/// The run of `f` that took the least CPU of three: the first also pays for growing the
+/// allocator's heap.
+fn least_of_three<R>(mut f: impl FnMut() -> R) -> (R, Duration) {
+    let mut runs: Vec<_> = (0..3).map(|_| timed(&mut f)).collect();
+    runs.sort_by_key(|(_, cpu)| *cpu);
+    runs.swap_remove(0)
+}
+
 fn outcome(result: &Result<protocompat::Report, protocompat::CheckError>) -> String {
     match result {
         Ok(report) => protocompat::text::cut(&report.summary(), 100),
@@ -58,12 +66,7 @@ fn outcome(result: &Result<protocompat::Report, protocompat::CheckError>) -> Str
 fn one_check(shape: &shapes::Shape, profile: &'static Profile) {
     let (old, new) = ((shape.build)(0), (shape.build)(1));
     let checker = Checker::new(Bounds::NONE).with_profile(profile);
-    // The least of three runs: the first also pays for growing the allocator's heap.
-    let mut runs: Vec<_> = (0..3)
-        .map(|_| timed(|| checker.check(&[&old], &new, Strategy::Full)))
-        .collect();
-    runs.sort_by_key(|(_, cpu)| *cpu);
-    let (result, cpu) = runs.swap_remove(0);
+    let (result, cpu) = least_of_three(|| checker.check(&[&old], &new, Strategy::Full));
     println!(
         "| {} | {} | {:.2} MB | {:.0} ms | {:.0} MB | {} |",
         shape.name,
@@ -99,11 +102,7 @@ fn decodes() {
         .collect();
     let shaped = shapes::SHAPES.iter().map(|s| (s.name, (s.build)(0)));
     for (name, data) in normal.into_iter().chain(shaped) {
-        let mut runs: Vec<_> = (0..3)
-            .map(|_| timed(|| protocompat::Schema::decode(&data)))
-            .collect();
-        runs.sort_by_key(|(_, cpu)| *cpu);
-        let (decoded, cpu) = runs.swap_remove(0);
+        let (decoded, cpu) = least_of_three(|| protocompat::Schema::decode(&data));
         let units = decoded.as_ref().map_or(0, |s| s.work());
         println!(
             "| {} | {:.2} MB | {:.1} ms | {} | {:.2} |",

@@ -85,10 +85,9 @@ impl<K: Hash + Eq, V: Clone> BoundedLru<K, V> {
             self.bytes += weight;
             return Some(Vec::new());
         }
-        let replaced = self.entries.peek(&key).map_or(0, |(_, w)| *w);
-        let mut bytes = self.bytes - replaced + weight;
-        let mut count =
-            self.entries.len() + usize::from(replaced == 0 && !self.entries.contains(&key));
+        let replaced = self.entries.peek(&key).map(|(_, w)| *w);
+        let mut bytes = self.bytes - replaced.unwrap_or(0) + weight;
+        let mut count = self.entries.len() + usize::from(replaced.is_none());
         // The entries that would go, least recently used first.
         for (victim, (held, w)) in self.entries.iter().rev() {
             if bytes <= self.max_bytes && count <= self.max_entries {
@@ -173,7 +172,7 @@ mod tests {
         // Making room for 3 would evict 0, which is held on to: 3 is not kept.
         assert_eq!(map.put_unless(3, 3, 10, |v| *v == 0), None);
         assert_eq!((map.len(), map.get(&3)), (3, None));
-        // 1 is the least recently used now (0 was not touched by the refusal; 0 is LRU).
+        // The refusal changed nothing: 0 is still the least recently used, and goes now.
         assert_eq!(map.put_unless(3, 3, 10, |v| *v == 2), Some(vec![(0, 0)]));
         assert_eq!(map.get(&3), Some(3));
         assert_eq!(map.put(4, 4, 10), vec![(1, 1)]);

@@ -481,12 +481,16 @@ mod tests {
         }
     }
 
+    /// A key for a scope's text, as the reader keys a scope by where its text lies.
+    fn key_of(text: &str) -> u64 {
+        text.as_ptr() as u64 ^ ((text.len() as u64) << 48)
+    }
+
     /// Scopes and declarations as the reader makes them: every scope a package, every symbol
     /// declared in one.
     fn tree<'m>(declared: &'m [String], scopes: &'m [String]) -> (Names<'m>, Scopes<'m>) {
         let mut names = Names::new(declared.len());
         let mut tree = Scopes::new();
-        let key_of = |text: &str| text.as_ptr() as u64 ^ ((text.len() as u64) << 48);
         for scope in scopes {
             tree.package(key_of(scope), scope);
         }
@@ -538,7 +542,6 @@ mod tests {
                 })
                 .collect();
             let (names, mut tree) = tree(&declared, &scopes);
-            let key_of = |text: &str| text.as_ptr() as u64 ^ ((text.len() as u64) << 48);
             let lookups: Vec<(u64, &str)> = scopes
                 .iter()
                 .flat_map(|scope| references.iter().map(move |r| (key_of(scope), r.as_str())))
