@@ -177,6 +177,8 @@ pub struct Checker {
     limits: Limits,
     /// The rules every check runs; remembered verdicts are this profile's.
     profile: &'static Profile,
+    /// Whether findings about data get an example (the CLI's reports; never the broker's).
+    examples: bool,
     digest: IndexDigest,
     schemas: Mutex<BoundedLru<u128, Arc<Remembered>>>,
     /// Decoded schemas by the identity of their remembered schema, which each holds on to
@@ -204,6 +206,13 @@ impl Checker {
         self
     }
 
+    /// This checker, giving each kept finding about data an example (RULES.md section 4). The
+    /// broker's checker never does: its text keeps payloads out of broker diagnostics.
+    pub fn with_examples(mut self, examples: bool) -> Checker {
+        self.examples = examples;
+        self
+    }
+
     pub fn profile(&self) -> &'static Profile {
         self.profile
     }
@@ -225,6 +234,7 @@ impl Checker {
             bounds,
             limits,
             profile: &PIP246,
+            examples: false,
             digest,
             schemas: Mutex::new(BoundedLru::new(
                 bounds.max_schemas,

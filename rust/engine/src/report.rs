@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use crate::example::Example;
 use crate::rules::{RuleId, Severity};
 use crate::schema_ref::{NamedSchema, SchemaDigest, SchemaRef};
 use crate::strategy::Direction;
@@ -27,6 +28,13 @@ pub struct Finding {
     pub field_number: Option<u32>,
     pub writer: String,
     pub reader: String,
+    /// What the finding means for the data (RULES.md section 4): given when the checker was
+    /// asked for examples ([`crate::Checker::with_examples`]) and the finding is about data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub example: Option<Example>,
+    /// Why a finding about data has no example, when examples were asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_example: Option<String>,
 }
 
 impl Finding {
@@ -124,6 +132,8 @@ impl Report {
             field_number: None,
             writer: String::new(),
             reader: why.to_owned(),
+            example: None,
+            no_example: None,
         });
     }
 
@@ -154,6 +164,8 @@ impl Report {
                 field_number: found.number,
                 writer: found.writer.clone(),
                 reader: found.reader.clone(),
+                example: None,
+                no_example: None,
             });
         }
     }
