@@ -111,7 +111,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// Each profile's name and summary, then its rules, one a line.
+/// Each profile's name and summary, then its rules, one a line, then the rules it reports as
+/// warnings where its own find nothing at the path (RULES.md section 2, "No silent data loss").
 fn rules(profiles: &[&Profile]) -> String {
     let mut out = String::new();
     for (i, profile) in profiles.iter().enumerate() {
@@ -122,19 +123,29 @@ fn rules(profiles: &[&Profile]) -> String {
         let width = profile
             .rules
             .iter()
+            .chain(profile.guard)
             .map(|r| r.id.id().len())
             .max()
             .unwrap_or(0);
-        for rule in profile.rules {
-            let severity = match rule.severity {
-                Severity::Failure => "fails",
-                Severity::Warning => "warns",
-            };
-            out.push_str(&format!(
-                "  {:width$}  {severity}  {}\n",
-                rule.id.id(),
-                rule.description
-            ));
+        let list = |out: &mut String, rules: &[protocompat::rules::Rule]| {
+            for rule in rules {
+                let severity = match rule.severity {
+                    Severity::Failure => "fails",
+                    Severity::Warning => "warns",
+                };
+                out.push_str(&format!(
+                    "  {:width$}  {severity}  {}\n",
+                    rule.id.id(),
+                    rule.description
+                ));
+            }
+        };
+        list(&mut out, profile.rules);
+        if !profile.guard.is_empty() {
+            out.push_str(
+                "  and, so that no data is lost silently, wherever the rules above find nothing:\n",
+            );
+            list(&mut out, profile.guard);
         }
     }
     out

@@ -300,11 +300,15 @@ fn schema_files_for_pulsar_admin_check_like_their_sources() {
         path(&case("maps", "new")),
     ]);
     assert_eq!(from_json.status.code(), Some(1));
+    // The same findings; only the .proto input has source positions to put before them.
     let findings = |out: &Output| {
         text(&out.stdout)
             .lines()
             .filter(|l| l.contains(" [FULL"))
-            .map(str::to_owned)
+            .map(|l| match l.split_once(".proto:") {
+                Some((_, at)) => at.split_once(": ").unwrap().1.to_owned(),
+                None => l.to_owned(),
+            })
             .collect::<Vec<_>>()
     };
     assert_eq!(findings(&from_json), findings(&from_proto));
@@ -687,13 +691,22 @@ fn rules_lists_each_profiles_rules() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let listed = text(&out.stdout);
     for profile in protocompat::PROFILES {
-        assert!(listed.contains(&format!("{}: {}\n", profile.name, profile.summary)));
-        for rule in profile.rules {
+        let heading = format!("{}: {}\n", profile.name, profile.summary);
+        assert!(listed.contains(&heading));
+        // The profile's block: from its heading to the blank line before the next.
+        let block = listed
+            .split(&heading)
+            .nth(1)
+            .unwrap()
+            .split("\n\n")
+            .next()
+            .unwrap();
+        for rule in profile.rules.iter().chain(profile.guard) {
             let severity = match rule.severity {
                 protocompat::Severity::Failure => "fails",
                 protocompat::Severity::Warning => "warns",
             };
-            let line = listed
+            let line = block
                 .lines()
                 .find(|l| l.split_whitespace().next() == Some(rule.id.id()))
                 .unwrap_or_else(|| panic!("{} missing:\n{listed}", rule.id));
@@ -708,8 +721,18 @@ fn rules_lists_each_profiles_rules() {
         assert_eq!(one.status.code(), Some(0));
         let listed = text(&one.stdout);
         assert!(listed.starts_with(&format!("{}: ", profile.name)));
-        // Only that profile's rules, each once.
-        assert_eq!(listed.lines().count(), 1 + profile.rules.len(), "{listed}");
+        // Only that profile's rules, each once, and those it reports as warnings after a line
+        // saying so.
+        let guard = if profile.guard.is_empty() {
+            0
+        } else {
+            1 + profile.guard.len()
+        };
+        assert_eq!(
+            listed.lines().count(),
+            1 + profile.rules.len() + guard,
+            "{listed}"
+        );
         for rule in profile.rules {
             assert!(
                 listed

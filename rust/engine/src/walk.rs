@@ -16,7 +16,8 @@ use crate::model::{FieldRef, MessageRef};
 use crate::budget::Budget;
 use crate::error::CheckError;
 use crate::rules::{
-    Check, FieldCheck, FieldPair, MessagePair, Profile, Rule, Severity, Types, Violation,
+    Check, FieldCheck, FieldPair, MessageCheck, MessagePair, Profile, Rule, Severity, Types,
+    Violation,
 };
 use crate::text::bound;
 
@@ -207,7 +208,7 @@ fn walk(
     memory: &Budget,
     both_ways: bool,
 ) -> Result<Option<Walked>, CheckError> {
-    let rules = profile.rules;
+    let (rules, guard) = (profile.rules, profile.guard);
     let mut verdict = Verdict::default();
     // Whether the way back still has to be asked: until it finds something.
     let mut ask_back = both_ways;
@@ -231,7 +232,7 @@ fn walk(
             }
         }
     }
-    for rule in rules {
+    for rule in rules.iter().chain(guard) {
         if let Check::Reachable {
             worth_looking,
             message,
@@ -269,9 +270,12 @@ fn walk(
     }
     // Each matched field pair is compared once each way.
     let charge = if both_ways { 2 } else { 1 };
-    let enum_rules: Vec<&'static Rule> = rules
+    // Each with whether it is a guard's.
+    let enum_rules: Vec<(&'static Rule, bool)> = rules
         .iter()
-        .filter(|r| matches!(r.check, Check::Enums(_)))
+        .map(|r| (r, false))
+        .chain(guard.iter().map(|r| (r, true)))
+        .filter(|(r, _)| matches!(r.check, Check::Enums(_)))
         .collect();
     let mut enums_compared = SeenPairs::default();
 
@@ -291,7 +295,14 @@ fn walk(
     let mut violations = Vec::new();
     // The field rules that apply to the pair being compared, picked once per pair. A rule's
     // scope reads both sides alike, so the same rules apply on the way back.
-    let mut field_rules: Vec<(&'static Rule, FieldCheck)> = Vec::with_capacity(rules.len());
+    // Each with whether it is a guard's, the profile's own first.
+    let mut field_rules: Vec<(&'static Rule, FieldCheck, bool)> =
+        Vec::with_capacity(rules.len() + guard.len());
+    // The guard's message rules that apply to the pair, run once its own have all spoken.
+    let mut guard_messages: Vec<(&'static Rule, MessageCheck)> = Vec::new();
+    // Where the profile's own rules found something in the pair: the fields' names, `None`
+    // for the message itself. A guard reports nothing there (RULES.md section 2).
+    let mut flagged: Vec<Option<String>> = Vec::new();
     // The pair's fields matched by number, looked up once for every rule, in the writer's
     // order, and the same pairs the other way round in the reader's order.
     let mut matched: Vec<(FieldRef, FieldRef)> = Vec::new();
@@ -325,15 +336,27 @@ fn walk(
             matched: &matched,
         };
         field_rules.clear();
+        guard_messages.clear();
+        flagged.clear();
         for rule in rules.iter().filter(|r| r.applies_to(&pair)) {
             match rule.check {
                 Check::Messages(check) => {
                     check(&pair, &mut violations);
                     for violation in violations.drain(..) {
+                        if !guard.is_empty() {
+                            flagged.push(violation.field.clone());
+                        }
                         verdict.record(rule, |field| paths.render(step, field), violation);
                     }
                 }
-                Check::Fields(check) => field_rules.push((rule, check)),
+                Check::Fields(check) => field_rules.push((rule, check, false)),
+                Check::Roots(_) | Check::Enums(_) | Check::Reachable { .. } => {}
+            }
+        }
+        for rule in guard.iter().filter(|r| r.applies_to(&pair)) {
+            match rule.check {
+                Check::Messages(check) => guard_messages.push((rule, check)),
+                Check::Fields(check) => field_rules.push((rule, check, true)),
                 Check::Roots(_) | Check::Enums(_) | Check::Reachable { .. } => {}
             }
         }
@@ -345,7 +368,7 @@ fn walk(
                 matched_back.sort_unstable_by_key(|(field, _)| field.id());
             }
             let back = pair.back(&matched_back);
-            ask_back = !rules.iter().any(|rule| match rule.check {
+            ask_back = !rules.iter().chain(guard).any(|rule| match rule.check {
                 Check::Messages(check) if rule.applies_to(&back) => {
                     check(&back, &mut violations);
                     let found = !violations.is_empty();
@@ -357,16 +380,36 @@ fn walk(
         }
         for &(writer_field, reader_field) in &matched {
             let fields = FieldPair::new(writer_field, reader_field);
-            for &(rule, check) in &field_rules {
+            // Whether the profile's own rules found something at this field, so that its
+            // guard stays silent there.
+            let mut guarded = !guard.is_empty()
+                && flagged
+                    .iter()
+                    .any(|name| name.as_deref() == Some(reader_field.name()));
+            for &(rule, check, of_guard) in &field_rules {
+                if of_guard && guarded {
+                    continue;
+                }
                 if let Some(violation) = check(&fields) {
+                    if !of_guard && !guard.is_empty() {
+                        guarded = true;
+                        flagged.push(violation.field.clone());
+                    }
                     verdict.record(rule, |field| paths.render(step, field), violation);
                 }
             }
             if ask_back {
                 let back = fields.back();
-                ask_back = !field_rules.iter().any(|(_, check)| check(&back).is_some());
+                ask_back = !field_rules
+                    .iter()
+                    .any(|(_, check, _)| check(&back).is_some());
             }
-            if !enum_rules.is_empty() {
+            // A guard's enum rules are left for another field meeting the same enums, so that
+            // a pair of enums first met where the profile's own rules spoke is still compared.
+            let enums_wanted = enum_rules
+                .iter()
+                .any(|&(_, of_guard)| !(of_guard && guarded));
+            if enums_wanted {
                 if let Some((w, r)) = fields.enums() {
                     if enums_compared.insert(w.id(), r.id()) {
                         // Comparing two enums reads all their values: charged like fields, so
@@ -374,10 +417,13 @@ fn walk(
                         if !spend(budget, (w.values().len() + r.values().len()) * charge) {
                             return Ok(None);
                         }
-                        for &rule in &enum_rules {
+                        for &(rule, of_guard) in &enum_rules {
                             let Check::Enums(check) = rule.check else {
                                 continue;
                             };
+                            if of_guard && guarded {
+                                continue;
+                            }
                             check(w, r, &mut violations);
                             for mut violation in violations.drain(..) {
                                 violation.field = Some(reader_field.name().to_owned());
@@ -400,6 +446,14 @@ fn walk(
                         field: Some(reader_field),
                     });
                     queue.push_back((next_writer, next_reader, paths.steps.len() - 1));
+                }
+            }
+        }
+        for &(rule, check) in &guard_messages {
+            check(&pair, &mut violations);
+            for violation in violations.drain(..) {
+                if !flagged.contains(&violation.field) {
+                    verdict.record(rule, |field| paths.render(step, field), violation);
                 }
             }
         }

@@ -6,7 +6,7 @@
 
 mod support;
 
-use protocompat::{Profile, CONSERVATIVE, PROFILES};
+use protocompat::{Finding, Profile, Severity, CONSERVATIVE, PIP246, PROFILES};
 use serde_json::{json, Value};
 use support::cases::{compiled_cases, editions_cases, rules_fired, Case, DIRECTIONS};
 use support::{fixtures, sorted_keys};
@@ -49,6 +49,62 @@ fn every_rule_of_the_profile_fires_in_each_direction_somewhere() {
             );
         }
     }
+}
+
+/// RULES.md section 2, "No silent data loss": in every direction of every fixture, each finding
+/// of `conservative` is a `pip246` warning with the same rule ID and path, unless `pip246`
+/// already reports something at that path, or fails on a field holding it (its walk stops where
+/// a field's type changed: RULES.md section 2, last point); and the guard never changes a
+/// `pip246` verdict.
+#[test]
+fn pip246_reports_every_conservative_finding_or_one_of_its_own_at_that_path() {
+    let mut all = compiled_cases("compat");
+    all.extend(editions_cases());
+    all.extend(cases());
+    let mut carried = 0;
+    for case in &all {
+        for (direction, strategy) in DIRECTIONS {
+            let strict = case.run(&CONSERVATIVE, strategy).unwrap();
+            let default = case.run(&PIP246, strategy).unwrap();
+            let own = |f: &&Finding| !PIP246.guard.iter().any(|g| g.id == f.rule);
+            let own_failures = default.failures.iter().filter(own).count();
+            assert_eq!(
+                default.compatible,
+                own_failures == 0,
+                "{} {direction}: the guard changed the verdict",
+                case.name
+            );
+            for finding in strict.failures.iter().chain(&strict.warnings) {
+                let as_warning = default.warnings.iter().any(|w| {
+                    w.rule == finding.rule
+                        && w.path == finding.path
+                        && w.severity == Severity::Warning
+                });
+                let own_there = default
+                    .failures
+                    .iter()
+                    .chain(&default.warnings)
+                    .filter(own)
+                    .any(|f| f.path == finding.path);
+                let fails_above = default.failures.iter().filter(own).any(|f| {
+                    finding
+                        .path
+                        .strip_prefix(f.path.as_str())
+                        .is_some_and(|rest| rest.starts_with('.'))
+                });
+                assert!(
+                    as_warning || own_there || fails_above,
+                    "{} {direction}: conservative finds {} {}, pip246 says nothing there:\n{}",
+                    case.name,
+                    finding.rule,
+                    finding.path,
+                    default.render_text()
+                );
+                carried += usize::from(as_warning);
+            }
+        }
+    }
+    assert!(carried >= 20, "only {carried} findings carried over");
 }
 
 /// Rewrites the block of the profile named by `PROTOCOMPAT_WRITE_EXPECT` in every case's

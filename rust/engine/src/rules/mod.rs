@@ -226,11 +226,14 @@ impl Violation {
 /// A rule on one pair of fields matched by number.
 pub(crate) type FieldCheck = fn(&FieldPair) -> Option<Violation>;
 
+/// A rule on a message pair as a whole.
+pub(crate) type MessageCheck = fn(&MessagePair, &mut Vec<Violation>);
+
 pub(crate) enum Check {
     /// Compares the two root messages before any walk; a finding stops the walk.
     Roots(fn(&MessagePair) -> Option<Violation>),
     /// Looks at a message pair as a whole.
-    Messages(fn(&MessagePair, &mut Vec<Violation>)),
+    Messages(MessageCheck),
     /// Looks at one pair of fields matched by number.
     Fields(FieldCheck),
     /// Looks at a pair of enums that matched fields refer to, once per pair.
@@ -275,6 +278,10 @@ pub struct Profile {
     /// One line: what the profile is, for `protocompat rules`.
     pub summary: &'static str,
     pub rules: &'static [Rule],
+    /// Another profile's rules, reported as warnings wherever this profile's own rules find
+    /// nothing at the same path (RULES.md section 2, "No silent data loss"). They never change
+    /// a verdict.
+    pub guard: &'static [Rule],
     pub(crate) types: Types,
 }
 

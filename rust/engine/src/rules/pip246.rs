@@ -100,5 +100,6 @@ pub static PIP246: Profile = Profile {
     name: "pip246",
     summary: "the default: the rules of the 2023 PIP-246 proposal (RULES.md section 2)",
     rules: RULES,
+    guard: super::conservative::AS_WARNINGS,
     types: super::Types::ByName,
 };
