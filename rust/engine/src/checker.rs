@@ -445,6 +445,7 @@ impl Checker {
             reader.root(),
             &mut allowance,
             run.memory,
+            self.examples,
         )?
         .ok_or_else(|| run.work.out_of_comparisons())?;
         run.work.compared(verdict.comparisons)?;
@@ -472,6 +473,7 @@ impl Checker {
             reader.root(),
             &mut allowance,
             run.memory,
+            self.examples,
         )?
         .ok_or_else(|| run.work.out_of_comparisons())?;
         let verdicts = [Arc::new(forth), Arc::new(back)];

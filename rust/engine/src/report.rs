@@ -164,8 +164,8 @@ impl Report {
                 field_number: found.number,
                 writer: found.writer.clone(),
                 reader: found.reader.clone(),
-                example: None,
-                no_example: None,
+                example: found.example.clone().and_then(Result::ok),
+                no_example: found.example.clone().and_then(Result::err),
             });
         }
     }

@@ -11,6 +11,7 @@
 
 use std::collections::{HashSet, VecDeque};
 
+use crate::example::{self, Example, Subject};
 use crate::model::{FieldRef, MessageRef};
 
 use crate::budget::Budget;
@@ -37,6 +38,9 @@ pub(crate) struct Found {
     pub number: Option<u32>,
     pub writer: String,
     pub reader: String,
+    /// The finding's example, or why it has none; `None` when examples were not asked for or
+    /// the finding is not about data (RULES.md section 4).
+    pub example: Option<Result<Example, String>>,
 }
 
 /// What `canRead` found for one writer/reader pair: the first findings and how many in all.
@@ -62,17 +66,28 @@ impl Verdict {
                 .found
                 .iter()
                 .map(|f| {
-                    std::mem::size_of::<Found>() + f.path.len() + f.writer.len() + f.reader.len()
+                    let example = match &f.example {
+                        Some(Ok(example)) => example.weight(),
+                        Some(Err(why)) => why.len(),
+                        None => 0,
+                    };
+                    std::mem::size_of::<Found>()
+                        + f.path.len()
+                        + f.writer.len()
+                        + f.reader.len()
+                        + example
                 })
                 .sum::<usize>()
     }
 
+    /// Counts a finding and keeps it if there is room; the kept one is returned, for its
+    /// example.
     fn record(
         &mut self,
         rule: &'static Rule,
         path: impl FnOnce(Option<&str>) -> String,
         v: Violation,
-    ) {
+    ) -> Option<&mut Found> {
         let seen = match rule.severity {
             Severity::Failure => &mut self.failures,
             Severity::Warning => &mut self.warnings,
@@ -85,8 +100,11 @@ impl Verdict {
                 number: v.number,
                 writer: bound(&v.writer, DESCRIPTION_LIMIT),
                 reader: bound(&v.reader, DESCRIPTION_LIMIT),
+                example: None,
             });
+            return self.found.last_mut();
         }
+        None
     }
 }
 
@@ -94,7 +112,8 @@ impl Verdict {
 /// which reader field. Index 0 is the root pair.
 struct Step<'a> {
     parent: usize,
-    field: Option<FieldRef<'a>>,
+    /// The (writer, reader) fields it was reached through.
+    field: Option<(FieldRef<'a>, FieldRef<'a>)>,
 }
 
 struct Paths<'a> {
@@ -102,12 +121,12 @@ struct Paths<'a> {
     steps: Vec<Step<'a>>,
 }
 
-impl Paths<'_> {
+impl<'a> Paths<'a> {
     /// `root.a.b.field`, at most [`PATH_LIMIT`] bytes: past that the root, `…`, and as many of
     /// the last names as fit.
     fn render(&self, mut step: usize, field: Option<&str>) -> String {
         let mut names: Vec<&str> = field.into_iter().collect();
-        while let Some(through) = &self.steps[step].field {
+        while let Some((_, through)) = &self.steps[step].field {
             names.push(through.name());
             step = self.steps[step].parent;
         }
@@ -135,6 +154,36 @@ impl Paths<'_> {
         tail.reverse();
         format!("{head}.…({skipped} more).{}", tail.join("."))
     }
+
+    /// The (writer, reader) fields from the roots to the pair at `step`.
+    fn trail(&self, mut step: usize) -> Vec<(FieldRef<'a>, FieldRef<'a>)> {
+        let mut trail = Vec::new();
+        while let Some(through) = self.steps[step].field {
+            trail.push(through);
+            step = self.steps[step].parent;
+        }
+        trail.reverse();
+        trail
+    }
+}
+
+/// Why a finding about one schema alone has no example.
+const ONE_SIDE: &str = "it is about what one schema holds (extension ranges, a MessageSet, an \
+                        enum Java reads as closed), not about a field the two schemas share";
+
+/// Gives a kept finding about data its example, when the walk was asked for them.
+fn illustrate<'a>(
+    found: Option<&mut Found>,
+    examples: Option<(MessageRef<'a>, MessageRef<'a>)>,
+    paths: &Paths<'a>,
+    step: usize,
+    subject: &Subject,
+) {
+    if let (Some(found), Some(roots)) = (found, examples) {
+        if found.rule.id.is_about_data() {
+            found.example = Some(example::of(roots, &paths.trail(step), subject));
+        }
+    }
 }
 
 /// How many field pairs the walk compares between two looks at the memory budget.
@@ -148,9 +197,10 @@ pub(crate) fn can_read(
     reader: MessageRef<'_>,
     budget: &mut usize,
     memory: &Budget,
+    examples: bool,
 ) -> Result<Option<Verdict>, CheckError> {
     let before = *budget;
-    let walked = walk(profile, writer, reader, budget, memory, false)?;
+    let walked = walk(profile, (writer, reader), budget, memory, false, examples)?;
     Ok(walked.map(|walked| Verdict {
         comparisons: before - *budget,
         ..walked.verdict
@@ -169,9 +219,10 @@ pub(crate) fn can_read_both_ways(
     reader: MessageRef<'_>,
     budget: &mut usize,
     memory: &Budget,
+    examples: bool,
 ) -> Result<Option<(Verdict, Verdict)>, CheckError> {
     let before = *budget;
-    let Some(walked) = walk(profile, writer, reader, budget, memory, true)? else {
+    let Some(walked) = walk(profile, (writer, reader), budget, memory, true, examples)? else {
         return Ok(None);
     };
     // Every charge was twice the one-way walk's, and the way back costs what the way there
@@ -190,7 +241,7 @@ pub(crate) fn can_read_both_ways(
     }
     // The way back's half of what was charged, charged again by its own walk.
     *budget += half;
-    Ok(can_read(profile, reader, writer, budget, memory)?.map(|back| (forth, back)))
+    Ok(can_read(profile, reader, writer, budget, memory, examples)?.map(|back| (forth, back)))
 }
 
 /// What one traversal found: the verdict of `writer` to `reader`, and, when the way back was
@@ -200,15 +251,17 @@ struct Walked {
     back_finds: bool,
 }
 
-fn walk(
+/// `examples`: whether kept findings about data get an example (RULES.md section 4).
+fn walk<'a>(
     profile: &'static Profile,
-    writer: MessageRef<'_>,
-    reader: MessageRef<'_>,
+    (writer, reader): (MessageRef<'a>, MessageRef<'a>),
     budget: &mut usize,
     memory: &Budget,
     both_ways: bool,
+    examples: bool,
 ) -> Result<Option<Walked>, CheckError> {
     let (rules, guard) = (profile.rules, profile.guard);
+    let examples = examples.then_some((writer, reader));
     let mut verdict = Verdict::default();
     // Whether the way back still has to be asked: until it finds something.
     let mut ask_back = both_ways;
@@ -260,7 +313,11 @@ fn walk(
                             writer,
                             reader,
                         };
-                        verdict.record(rule, |_| path(), violation);
+                        if let Some(kept) = verdict.record(rule, |_| path(), violation) {
+                            if examples.is_some() {
+                                kept.example = Some(Err(ONE_SIDE.to_owned()));
+                            }
+                        }
                     },
                 );
             }
@@ -346,7 +403,9 @@ fn walk(
                         if !guard.is_empty() {
                             flagged.push(violation.field.clone());
                         }
-                        verdict.record(rule, |field| paths.render(step, field), violation);
+                        let subject = Subject::of(&violation);
+                        let kept = verdict.record(rule, |f| paths.render(step, f), violation);
+                        illustrate(kept, examples, &paths, step, &subject);
                     }
                 }
                 Check::Fields(check) => field_rules.push((rule, check, false)),
@@ -395,7 +454,9 @@ fn walk(
                         guarded = true;
                         flagged.push(violation.field.clone());
                     }
-                    verdict.record(rule, |field| paths.render(step, field), violation);
+                    let subject = Subject::of(&violation);
+                    let kept = verdict.record(rule, |f| paths.render(step, f), violation);
+                    illustrate(kept, examples, &paths, step, &subject);
                 }
             }
             if ask_back {
@@ -428,7 +489,10 @@ fn walk(
                             for mut violation in violations.drain(..) {
                                 violation.field = Some(reader_field.name().to_owned());
                                 violation.number = Some(reader_field.number());
-                                verdict.record(rule, |field| paths.render(step, field), violation);
+                                let subject = Subject::of(&violation);
+                                let kept =
+                                    verdict.record(rule, |f| paths.render(step, f), violation);
+                                illustrate(kept, examples, &paths, step, &subject);
                             }
                             if ask_back {
                                 check(r, w, &mut violations);
@@ -443,7 +507,7 @@ fn walk(
                 if compared.insert(next_writer.id(), next_reader.id()) {
                     paths.steps.push(Step {
                         parent: step,
-                        field: Some(reader_field),
+                        field: Some((writer_field, reader_field)),
                     });
                     queue.push_back((next_writer, next_reader, paths.steps.len() - 1));
                 }
@@ -453,7 +517,9 @@ fn walk(
             check(&pair, &mut violations);
             for violation in violations.drain(..) {
                 if !flagged.contains(&violation.field) {
-                    verdict.record(rule, |field| paths.render(step, field), violation);
+                    let subject = Subject::of(&violation);
+                    let kept = verdict.record(rule, |f| paths.render(step, f), violation);
+                    illustrate(kept, examples, &paths, step, &subject);
                 }
             }
         }
@@ -517,7 +583,7 @@ fn reachable<'a>(
                 if seen.insert(next.id()) {
                     paths.steps.push(Step {
                         parent: step,
-                        field: Some(f),
+                        field: Some((f, f)),
                     });
                     queue.push_back((next, paths.steps.len() - 1));
                 }

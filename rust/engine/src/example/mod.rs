@@ -48,3 +48,99 @@ pub enum Outcome {
         read: String,
     },
 }
+
+mod encode;
+mod read;
+mod search;
+mod value;
+
+pub(crate) use search::{search, Subject};
+
+/// Longest writer text or value shown; past it the text is cut and says so.
+const TEXT_LIMIT: usize = 2048;
+
+impl Outcome {
+    /// The outcome as one sentence, for people.
+    pub fn sentence(&self) -> String {
+        match self {
+            Outcome::Value {
+                path,
+                written,
+                read,
+            } => format!("reads {path} as {read}, not {written}"),
+            Outcome::Unknown { path, number } => format!(
+                "keeps {path} only as unknown field {number}: the reader's getters do not see it"
+            ),
+            Outcome::ParseFailure { why } => format!("fails to parse: {why}"),
+            Outcome::MissingRequired { path } => {
+                format!("fails to parse: required field {path} is missing")
+            }
+            Outcome::Merged {
+                path,
+                elements,
+                read,
+            } => format!("merges the {elements} elements of {path} into one: {read}"),
+        }
+    }
+
+    /// The same outcome with every text cut to a length a report can hold.
+    fn bounded(self) -> Outcome {
+        let b = |s: String| crate::text::bound(&s, TEXT_LIMIT);
+        match self {
+            Outcome::Value {
+                path,
+                written,
+                read,
+            } => Outcome::Value {
+                path: b(path),
+                written: b(written),
+                read: b(read),
+            },
+            Outcome::Unknown { path, number } => Outcome::Unknown {
+                path: b(path),
+                number,
+            },
+            Outcome::ParseFailure { why } => Outcome::ParseFailure { why: b(why) },
+            Outcome::MissingRequired { path } => Outcome::MissingRequired { path: b(path) },
+            Outcome::Merged {
+                path,
+                elements,
+                read,
+            } => Outcome::Merged {
+                path: b(path),
+                elements,
+                read: b(read),
+            },
+        }
+    }
+}
+
+impl Example {
+    /// Roughly what the example takes in memory, for the byte-bounded result cache.
+    pub(crate) fn weight(&self) -> usize {
+        std::mem::size_of::<Example>()
+            + self.writer.len()
+            + self.bytes.len()
+            + 2 * self.reader.len()
+    }
+
+    fn bounded(self) -> Example {
+        let outcome = self.outcome.bounded();
+        Example {
+            writer: crate::text::bound(&self.writer, TEXT_LIMIT),
+            bytes: self.bytes,
+            reader: outcome.sentence(),
+            outcome,
+        }
+    }
+}
+
+/// The example of a finding in the pair reached through `trail`, bounded for a report, or why
+/// there is none.
+pub(crate) fn of<'a>(
+    roots: (crate::model::MessageRef<'a>, crate::model::MessageRef<'a>),
+    trail: &[(crate::model::FieldRef<'a>, crate::model::FieldRef<'a>)],
+    subject: &Subject,
+) -> Result<Example, String> {
+    search(roots, trail, subject).map(Example::bounded)
+}

@@ -71,6 +71,18 @@ impl RuleId {
     pub fn id(self) -> &'static str {
         self.into()
     }
+
+    /// Whether its findings are about data, and so carry an example (RULES.md section 4):
+    /// all but the root's name, the syntax string and the strategy's rejections.
+    pub fn is_about_data(self) -> bool {
+        !matches!(
+            self,
+            RuleId::RootMessageChanged
+                | RuleId::SyntaxChanged
+                | RuleId::AlwaysIncompatible
+                | RuleId::UnknownStrategy
+        )
+    }
 }
 
 impl fmt::Display for RuleId {

@@ -1,0 +1,494 @@
+//! The search for an example: messages the writer schema can produce along the finding's path,
+//! smallest first, each encoded and read back as protobuf-java would, until one is read
+//! differently. Which values to try comes from the two fields' types alone, not from the rule.
+
+use super::encode::encode;
+use super::read::{parse, Failure};
+use super::value::{braced, comparable_defaults, render_all, same, Msg, Val};
+use super::{Example, Outcome, EXAMPLE_BYTES};
+use crate::model::DefaultValue;
+use crate::model::{FieldRef, Kind, MessageRef, Scalar};
+
+/// Deepest path an example is built along: protobuf-java refuses a message nested past 100.
+const DEEPEST: usize = 90;
+/// Most fields one minimal message may fill for the writer's required fields.
+const FILLED: usize = 64;
+/// Most enum values tried for one field.
+const ENUM_VALUES: usize = 16;
+
+/// What the finding is about in the compared message pair, as its rule named it.
+pub(crate) struct Subject {
+    /// The field's name (the writer's or the reader's), or a oneof's.
+    pub name: Option<String>,
+    pub number: Option<u32>,
+}
+
+impl Subject {
+    pub(crate) fn of(violation: &crate::rules::Violation) -> Subject {
+        Subject {
+            name: violation.field.clone(),
+            number: violation.number,
+        }
+    }
+}
+
+/// The pair where the finding is, reached from the roots through `trail`, the (writer, reader)
+/// fields matched by number at each step.
+pub(crate) fn search<'a>(
+    roots: (MessageRef<'a>, MessageRef<'a>),
+    trail: &[(FieldRef<'a>, FieldRef<'a>)],
+    subject: &Subject,
+) -> Result<Example, String> {
+    if trail.len() > DEEPEST {
+        return Err(format!(
+            "the path is {} fields deep; protobuf-java reads at most 100 levels",
+            trail.len()
+        ));
+    }
+    let (writer, reader) = match trail.last() {
+        Some((w, r)) => (w.kind().message(), r.kind().message()),
+        None => (Some(roots.0), Some(roots.1)),
+    };
+    let (Some(writer), Some(reader)) = (writer, reader) else {
+        return Err("the path does not lead to a message on both sides".to_owned());
+    };
+    let mut reader_path = roots.1.full_name().to_owned();
+    for (_, r) in trail {
+        reader_path.push('.');
+        reader_path.push_str(r.name());
+    }
+    let mut failure = None;
+    let mut too_large = false;
+    for candidate in candidates(writer, reader, subject) {
+        let Some(message) = assemble(roots.0, trail, writer, &candidate) else {
+            too_large = true;
+            continue;
+        };
+        let bytes = encode(&message);
+        if bytes.len() > EXAMPLE_BYTES {
+            too_large = true;
+            continue;
+        }
+        match parse(&bytes, roots.1) {
+            Err(why) => {
+                let outcome = failed(roots.1, why);
+                // A failure about this very field is the example; another (a field required
+                // elsewhere) stands only if nothing about this one is found.
+                if about(&outcome, &reader_path, subject) {
+                    return Ok(example(&message, bytes, outcome));
+                }
+                if failure.is_none() {
+                    failure = Some(example(&message, bytes, outcome));
+                }
+            }
+            Ok(read) => {
+                if let Some(outcome) = compare(&read, trail, reader, &candidate, &reader_path) {
+                    return Ok(example(&message, bytes, outcome));
+                }
+            }
+        }
+    }
+    if let Some(example) = failure {
+        return Ok(example);
+    }
+    Err(if too_large {
+        format!("the smallest message along this path takes more than {EXAMPLE_BYTES} bytes")
+    } else {
+        "every message tried along this path reads the same under both schemas".to_owned()
+    })
+}
+
+fn example(message: &Msg<'_>, bytes: Vec<u8>, outcome: Outcome) -> Example {
+    Example {
+        writer: message.text(),
+        bytes: bytes.iter().map(|b| format!("{b:02x}")).collect(),
+        reader: outcome.sentence(),
+        outcome,
+    }
+}
+
+fn failed(reader_root: MessageRef<'_>, why: Failure) -> Outcome {
+    match why {
+        Failure::Utf8(path) => Outcome::ParseFailure {
+            why: format!("invalid UTF-8 in {path}, a string protobuf-java checks"),
+        },
+        Failure::Malformed(why) => Outcome::ParseFailure { why },
+        Failure::Missing(path) => Outcome::MissingRequired {
+            path: format!("{}.{path}", reader_root.full_name()),
+        },
+    }
+}
+
+/// Whether a failure is about the subject's field.
+fn about(outcome: &Outcome, pair_path: &str, subject: &Subject) -> bool {
+    let Some(name) = subject.name.as_deref() else {
+        return false;
+    };
+    let field = format!("{pair_path}.{name}");
+    match outcome {
+        Outcome::ParseFailure { why } => why.contains(&field),
+        Outcome::MissingRequired { path } => {
+            // Java names repeated elements `items[0]`; the finding's path does not.
+            let plain: String = path
+                .split('[')
+                .map(|p| p.split(']').last().unwrap_or(p))
+                .collect();
+            plain == field
+        }
+        _ => false,
+    }
+}
+
+/// One way to fill the compared message: the writer's fields and their values; an empty list
+/// for a field that stays unset (so that the reader's default shows).
+type Candidate<'a> = Vec<(FieldRef<'a>, Vec<Val<'a>>)>;
+
+fn candidates<'a>(
+    writer: MessageRef<'a>,
+    reader: MessageRef<'a>,
+    subject: &Subject,
+) -> Vec<Candidate<'a>> {
+    let mut out: Vec<Candidate<'a>> = Vec::new();
+    let name = subject.name.as_deref();
+    let field = match subject.number {
+        Some(n) => writer.field(n),
+        None => name.and_then(|name| writer.field_named(name)),
+    };
+    // A reader's oneof named by the finding: two writer fields it joins.
+    let oneof_members: Vec<FieldRef<'a>> = match name {
+        Some(name) if field.is_none() => reader
+            .fields()
+            .filter(|f| f.oneof() == Some(name))
+            .filter_map(|f| writer.field(f.number()))
+            .collect(),
+        _ => Vec::new(),
+    };
+    match field {
+        Some(f) => {
+            let counterpart = reader.field(f.number());
+            out.push(vec![(f, Vec::new())]);
+            for values in values(f, counterpart) {
+                out.push(vec![(f, values)]);
+            }
+            if let Some(r) = counterpart.filter(|r| r.oneof_id().is_some()) {
+                for g in reader.fields().filter(|g| g.oneof_id() == r.oneof_id()) {
+                    if let Some(w) = writer.field(g.number()).filter(|w| w.id() != f.id()) {
+                        if let Some(pair) = joined(f, w) {
+                            out.push(pair);
+                        }
+                    }
+                }
+            }
+        }
+        None => {
+            out.push(Vec::new());
+            for (i, &f) in oneof_members.iter().enumerate() {
+                for &g in &oneof_members[i + 1..] {
+                    if let Some(pair) = joined(f, g) {
+                        out.push(pair);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Two writer fields set together, if the writer can hold both (not members of one oneof).
+fn joined<'a>(f: FieldRef<'a>, g: FieldRef<'a>) -> Option<Candidate<'a>> {
+    if f.oneof_id().is_some() && f.oneof_id() == g.oneof_id() {
+        return None;
+    }
+    let one = |field: FieldRef<'a>| singles(field, None).into_iter().next().map(|v| vec![v]);
+    let mut pair = vec![(f, one(f)?), (g, one(g)?)];
+    pair.sort_by_key(|(field, _)| field.number());
+    Some(pair)
+}
+
+/// The values to try in `field`, smallest first: each single value, then (for a repeated
+/// field) two different ones.
+fn values<'a>(field: FieldRef<'a>, reader: Option<FieldRef<'a>>) -> Vec<Vec<Val<'a>>> {
+    let singles = singles(field, reader);
+    let mut out: Vec<Vec<Val<'a>>> = singles.iter().map(|v| vec![v.clone()]).collect();
+    if let Some(pair) = two(field) {
+        out.push(pair);
+    }
+    out
+}
+
+/// Two different values of the field's type, for a list the reader may read as one.
+fn two<'a>(field: FieldRef<'a>) -> Option<Vec<Val<'a>>> {
+    if !field.is_repeated() {
+        return None;
+    }
+    match field.kind() {
+        Kind::Message(m) | Kind::Group(m) => {
+            Some(vec![Val::Msg(marked(m, 1)?), Val::Msg(marked(m, 2)?)])
+        }
+        _ => {
+            let singles = singles(field, None);
+            let first = singles.first()?.clone();
+            let second = singles.get(1).cloned().unwrap_or_else(|| first.clone());
+            Some(vec![first, second])
+        }
+    }
+}
+
+/// Single values of the field's type worth trying: extremes where the type has them, a
+/// string that is not ASCII and one that is not UTF-8 (which a writer that does not check
+/// may write), every enum value the reader may not know first.
+fn singles<'a>(field: FieldRef<'a>, reader: Option<FieldRef<'a>>) -> Vec<Val<'a>> {
+    let mut out = match field.kind() {
+        Kind::Scalar(s) => scalar_values(s, field.validates_utf8()),
+        Kind::Enum(e) => {
+            let known = |n: i32| match reader.map(|r| r.kind()) {
+                Some(Kind::Enum(r)) => r.value_named_by(n).is_some(),
+                _ => true,
+            };
+            let mut numbers: Vec<i32> = e.values().map(|(_, n)| n).collect();
+            numbers.sort_by_key(|&n| (known(n), n == e.first_number()));
+            numbers.dedup();
+            numbers.truncate(ENUM_VALUES);
+            numbers.into_iter().map(Val::Enum).collect()
+        }
+        Kind::Message(m) | Kind::Group(m) => {
+            if field.is_map() {
+                entry(m).map(Val::Msg).into_iter().collect()
+            } else {
+                let mut v: Vec<Val<'a>> = minimal(m, 0, &mut 0).map(Val::Msg).into_iter().collect();
+                v.extend(marked(m, 1).map(Val::Msg));
+                v
+            }
+        }
+    };
+    // A number the reader's enum does not have, for an integer read as an enum.
+    if let (Kind::Scalar(s), Some(Kind::Enum(r))) = (field.kind(), reader.map(|r| r.kind())) {
+        if !matches!(
+            s,
+            Scalar::String | Scalar::Bytes | Scalar::Float | Scalar::Double
+        ) {
+            let top = r.values().map(|(_, n)| n).max().unwrap_or(0);
+            out.insert(0, Val::Int(i128::from(top) + 1));
+        }
+    }
+    out
+}
+
+fn scalar_values<'a>(scalar: Scalar, validates_utf8: bool) -> Vec<Val<'a>> {
+    use Scalar::*;
+    let ints = |list: &[i128]| list.iter().map(|&n| Val::Int(n)).collect::<Vec<_>>();
+    match scalar {
+        Int32 | Sint32 | Sfixed32 => ints(&[1, -1, i32::MAX as i128, i32::MIN as i128]),
+        Int64 | Sint64 | Sfixed64 => ints(&[1, -1, 1 << 32, i64::MAX as i128, i64::MIN as i128]),
+        Uint32 | Fixed32 => ints(&[1, u32::MAX as i128]),
+        Uint64 | Fixed64 => ints(&[1, 1 << 32, u64::MAX as i128]),
+        Bool => vec![Val::Bool(true)],
+        Float => vec![Val::F32(0.5), Val::F32(-1.5)],
+        Double => vec![Val::F64(0.1), Val::F64(1e300)],
+        String => {
+            let mut v = vec![
+                Val::Str(b"a".to_vec()),
+                Val::Str("\u{e9}".as_bytes().to_vec()),
+            ];
+            if !validates_utf8 {
+                v.push(Val::Str(vec![0xff]));
+            }
+            v
+        }
+        Bytes => vec![Val::Bytes(b"a".to_vec()), Val::Bytes(vec![0xff])],
+    }
+}
+
+/// A small value of a scalar or enum field, different for each `k` ≥ 1.
+fn small<'a>(field: FieldRef<'a>, k: i32) -> Option<Val<'a>> {
+    Some(match field.kind() {
+        Kind::Scalar(s) => match s {
+            Scalar::Bool => Val::Bool(k % 2 == 1),
+            Scalar::Float => Val::F32(k as f32),
+            Scalar::Double => Val::F64(f64::from(k)),
+            Scalar::String => Val::Str(k.to_string().into_bytes()),
+            Scalar::Bytes => Val::Bytes(k.to_string().into_bytes()),
+            _ => Val::Int(i128::from(k)),
+        },
+        Kind::Enum(e) => {
+            let numbers: Vec<i32> = e.values().map(|(_, n)| n).collect();
+            Val::Enum(*numbers.get(k as usize % numbers.len())?)
+        }
+        Kind::Message(_) | Kind::Group(_) => return None,
+    })
+}
+
+/// The smallest message of type `m` the writer can produce: its required fields set to their
+/// defaults (messages filled the same way). `None` past [`FILLED`] fields or too deep.
+fn minimal<'a>(m: MessageRef<'a>, depth: usize, filled: &mut usize) -> Option<Msg<'a>> {
+    if depth > DEEPEST {
+        return None;
+    }
+    let mut message = Msg::new(m);
+    for field in m.fields().filter(|f| f.is_required()) {
+        *filled += 1;
+        if *filled > FILLED {
+            return None;
+        }
+        let value = match field.kind() {
+            Kind::Message(inner) | Kind::Group(inner) => {
+                Val::Msg(minimal(inner, depth + 1, filled)?)
+            }
+            _ => default_of(field)?,
+        };
+        message.put(field, vec![value]);
+    }
+    Some(message)
+}
+
+/// [`minimal`] with its first optional scalar field set to a value told apart by `k`.
+fn marked<'a>(m: MessageRef<'a>, k: i32) -> Option<Msg<'a>> {
+    let mut message = minimal(m, 0, &mut 0)?;
+    let field = m
+        .fields()
+        .find(|f| !f.is_required() && !f.is_repeated() && f.kind().message().is_none())?;
+    message.put(field, vec![small(field, k)?]);
+    Some(message)
+}
+
+/// One map entry with a key and a value that are not their defaults.
+fn entry<'a>(m: MessageRef<'a>) -> Option<Msg<'a>> {
+    let mut message = Msg::new(m);
+    for field in m.fields() {
+        let value = match field.kind() {
+            Kind::Message(inner) | Kind::Group(inner) => Val::Msg(minimal(inner, 0, &mut 0)?),
+            Kind::Enum(e) => {
+                let n = e.values().map(|(_, n)| n).find(|&n| n != 0).unwrap_or(0);
+                Val::Enum(n)
+            }
+            _ => small(field, 1)?,
+        };
+        message.put(field, vec![value]);
+    }
+    Some(message)
+}
+
+/// The field's default as a value: what a reader's getter returns when it is unset.
+pub(crate) fn default_of<'a>(field: FieldRef<'a>) -> Option<Val<'a>> {
+    Some(match field.default_value()? {
+        DefaultValue::Bool(b) => Val::Bool(b),
+        DefaultValue::I32(n) => Val::Int(i128::from(n)),
+        DefaultValue::I64(n) => Val::Int(i128::from(n)),
+        DefaultValue::U32(n) => Val::Int(i128::from(n)),
+        DefaultValue::U64(n) => Val::Int(i128::from(n)),
+        DefaultValue::F32(x) => Val::F32(x),
+        DefaultValue::F64(x) => Val::F64(x),
+        DefaultValue::String(s) => Val::Str(s.into_bytes()),
+        DefaultValue::Bytes(b) => Val::Bytes(b),
+        DefaultValue::Enum(n) => Val::Enum(n),
+    })
+}
+
+/// The writer's whole message: the candidate's fields in the compared message (with its
+/// required fields), nested in the smallest messages along the trail.
+fn assemble<'a>(
+    root: MessageRef<'a>,
+    trail: &[(FieldRef<'a>, FieldRef<'a>)],
+    at: MessageRef<'a>,
+    candidate: &Candidate<'a>,
+) -> Option<Msg<'a>> {
+    let mut filled = 0;
+    let mut message = minimal(at, trail.len(), &mut filled)?;
+    for (field, values) in candidate {
+        if values.is_empty() {
+            // Unset: a required field cannot be.
+            if field.is_required() {
+                return None;
+            }
+            message.fields.retain(|(f, _)| f.id() != field.id());
+        } else {
+            message.put(*field, values.clone());
+        }
+    }
+    for (i, (field, _)) in trail.iter().enumerate().rev() {
+        let holder = if i == 0 { root } else { field.message() };
+        let mut parent = minimal(holder, i, &mut filled)?;
+        parent.put(*field, vec![Val::Msg(message)]);
+        message = parent;
+    }
+    Some(message)
+}
+
+/// What the reader got, compared with what the writer meant, along the trail and then in the
+/// compared message; `None` when every value reads the same.
+fn compare<'a>(
+    read: &Msg<'a>,
+    trail: &[(FieldRef<'a>, FieldRef<'a>)],
+    reader: MessageRef<'a>,
+    candidate: &Candidate<'a>,
+    pair_path: &str,
+) -> Option<Outcome> {
+    let mut at = read;
+    let mut path = read.ty.full_name().to_owned();
+    for (_, r) in trail {
+        path.push('.');
+        path.push_str(r.name());
+        let Some(Val::Msg(next)) = at.get(r.number()).and_then(|v| v.last()) else {
+            return Some(Outcome::Unknown {
+                path,
+                number: r.number(),
+            });
+        };
+        at = next;
+    }
+    debug_assert_eq!(path, pair_path);
+    for (field, written) in candidate {
+        let number = field.number();
+        let Some(r) = reader.field(number) else {
+            if written.is_empty() {
+                continue;
+            }
+            return Some(Outcome::Unknown {
+                path: format!("{path}.{}", field.name()),
+                number,
+            });
+        };
+        let here = format!("{path}.{}", r.name());
+        let got = at.get(number).cloned().unwrap_or_default();
+        if got.is_empty() && !written.is_empty() && at.unknown.contains(&number) {
+            return Some(Outcome::Unknown { path: here, number });
+        }
+        let view = |f: FieldRef<'a>, values: &[Val<'a>]| -> Vec<Val<'a>> {
+            if values.is_empty() && !f.is_repeated() {
+                default_of(f).into_iter().collect()
+            } else {
+                values.to_vec()
+            }
+        };
+        let (meant, seen) = (view(*field, written), view(r, &got));
+        if written.is_empty() {
+            if meant.is_empty()
+                || seen.is_empty()
+                || !comparable_defaults(*field, r)
+                || same(*field, &meant, r, &seen, false)
+            {
+                continue;
+            }
+        } else if same(*field, &meant, r, &seen, true) {
+            continue;
+        }
+        let read = if seen.is_empty() && r.kind().message().is_some() && !r.is_repeated() {
+            braced("")
+        } else {
+            render_all(r, &seen)
+        };
+        if meant.len() >= 2 && !r.is_repeated() && r.kind().message().is_some() {
+            return Some(Outcome::Merged {
+                path: here,
+                elements: meant.len(),
+                read,
+            });
+        }
+        return Some(Outcome::Value {
+            path: here,
+            written: render_all(*field, &meant),
+            read,
+        });
+    }
+    None
+}
