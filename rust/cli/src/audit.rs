@@ -30,6 +30,11 @@ pub struct AuditArgs {
     pub profile: &'static Profile,
     #[arg(long, value_enum, default_value_t = AuditFormat::Text)]
     pub format: AuditFormat,
+    /// Leave out each finding's example: the smallest message the writer schema can produce
+    /// along the finding's path, its bytes, and what a protobuf-java reader makes of them.
+    /// Shown by default, in both formats.
+    #[arg(long)]
+    pub no_examples: bool,
     #[command(flatten)]
     pub access: Access,
 }
@@ -81,7 +86,9 @@ pub fn run(args: AuditArgs) -> ExitCode {
         Ok(topics) => topics,
         Err(message) => return fail(&message),
     };
-    let checker = Checker::with_limits(Bounds::NONE, Limits::DEFAULT).with_profile(args.profile);
+    let checker = Checker::with_limits(Bounds::NONE, Limits::DEFAULT)
+        .with_profile(args.profile)
+        .with_examples(!args.no_examples);
     let mut audits = Vec::new();
     for topic in &topics {
         match broker::history(&client, topic) {
@@ -226,17 +233,22 @@ fn error_text(error: CheckError) -> String {
     printable(&text).into_owned()
 }
 
-/// A version's findings named as the broker's report names them, but with versions.
+/// A version's findings named as the broker's report names them, but with versions; each
+/// finding's example indented under it, as `check` shows it.
 fn findings(report: &Report, versions: &[i64]) -> Vec<String> {
     let name = |index: usize| match versions.get(index) {
         Some(version) => format!("version {version}"),
         None => format!("existing[{index}]"),
     };
-    let mut lines: Vec<String> = report
-        .failures
-        .iter()
-        .map(|f| printable(&f.render_naming(&name)).into_owned())
-        .collect();
+    let mut lines = Vec::new();
+    for finding in &report.failures {
+        lines.push(printable(&finding.render_naming(&name)).into_owned());
+        lines.extend(
+            crate::output::example_lines(finding)
+                .into_iter()
+                .map(|l| format!("    {l}")),
+        );
+    }
     let unlisted = report.total_failures - report.failures.len();
     if unlisted > 0 {
         lines.push(format!("… and {unlisted} more"));
@@ -353,4 +365,111 @@ fn json_report(args: &AuditArgs, audits: &[TopicAudit], skipped: &[String]) -> S
         }))
         .expect("JSON renders"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+    use protocompat::{Direction, Example, Finding, NamedSchema, Outcome, RuleId, SchemaRef};
+
+    #[derive(Parser)]
+    struct Command {
+        #[command(flatten)]
+        args: AuditArgs,
+    }
+
+    /// A topic whose version 2 is refused, with an example holding an escape sequence.
+    fn conflicting() -> TopicAudit {
+        let finding = Finding {
+            rule: RuleId::FieldNumberChanged,
+            severity: protocompat::Severity::Failure,
+            strategy: "FULL".to_owned(),
+            direction: Some(Direction::ExistingWritesNewReads),
+            existing: Some(NamedSchema::new(SchemaRef::Existing(0), "bab686181224")),
+            path: "shop.Order.note".to_owned(),
+            field_number: Some(4),
+            writer: "number 4".to_owned(),
+            reader: "number 5".to_owned(),
+            example: Some(Example {
+                writer: "shop.Order { note: \"\u{1b}[2J\" }".to_owned(),
+                bytes: "22025b4a".to_owned(),
+                reader: "keeps shop.Order.note only as unknown field 4".to_owned(),
+                outcome: Outcome::Unknown {
+                    path: "shop.Order.note".to_owned(),
+                    number: 4,
+                },
+            }),
+            no_example: None,
+        };
+        let report = Report {
+            compatible: false,
+            strategy: "FULL".to_owned(),
+            profile: "pip246",
+            existing_schemas: 1,
+            new_schema_sha256: "d5675e93d237".into(),
+            total_failures: 1,
+            total_warnings: 0,
+            failures: vec![finding],
+            warnings: Vec::new(),
+        };
+        TopicAudit {
+            topic: "persistent://t/ns/orders".to_owned(),
+            strategy: Strategy::Full,
+            versions: vec![1, 2],
+            uploads: vec![(2, report)],
+            consumer: None,
+            unreadable: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_text_shows_each_example_under_its_finding() {
+        let args = Command::parse_from(["audit", "--admin-url", "http://broker:8080"]).args;
+        let out = text(&args, &[conflicting()], &[]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(
+            lines[2].starts_with("    FIELD_NUMBER_CHANGED shop.Order.note (field 4)"),
+            "{out}"
+        );
+        assert_eq!(
+            lines[3..6],
+            [
+                "        writer: shop.Order { note: \"\\u{1b}[2J\" }",
+                "        bytes:  22 02 5b 4a",
+                "        reader: keeps shop.Order.note only as unknown field 4",
+            ],
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn the_json_carries_each_example() {
+        let args = Command::parse_from(["audit", "--admin-url", "http://broker:8080"]).args;
+        let out = json_report(&args, &[conflicting()], &[]);
+        assert!(!out.contains('\u{1b}'), "{out}");
+        let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+        let finding = &json["topics"][0]["refusedUploads"][0]["report"]["failures"][0];
+        assert_eq!(
+            finding["example"],
+            serde_json::json!({
+                "writer": "shop.Order { note: \"\u{1b}[2J\" }",
+                "bytes": "22025b4a",
+                "reader": "keeps shop.Order.note only as unknown field 4",
+                "outcome": {"kind": "unknown", "path": "shop.Order.note", "number": 4},
+            }),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn examples_are_asked_for_unless_no_examples() {
+        let parse = |extra: &[&str]| {
+            let mut argv = vec!["audit", "--admin-url", "http://broker:8080"];
+            argv.extend(extra);
+            Command::parse_from(argv).args.no_examples
+        };
+        assert!(!parse(&[]));
+        assert!(parse(&["--no-examples"]));
+    }
 }

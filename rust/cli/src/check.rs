@@ -26,6 +26,11 @@ pub struct Request {
     /// Exit 1 when the check finds warnings, even if the broker would accept the schema.
     #[arg(long)]
     pub fail_on_warning: bool,
+    /// Leave out each finding's example: the smallest message the writer schema can produce
+    /// along the finding's path, its bytes, and what a protobuf-java reader makes of them.
+    /// Shown by default, in every format.
+    #[arg(long)]
+    pub no_examples: bool,
     /// The existing schema, as an input of its own: a .proto file, a directory or git
     /// tree (.git#ref=main,subdir=proto) holding NEW's file or --root's message, Pulsar
     /// schema JSON (one, or a saved `schemas get --all-version` history), or a descriptor
@@ -204,7 +209,9 @@ fn report(
         }
     };
     let data: Vec<&[u8]> = existing.iter().map(|e| e.data.as_slice()).collect();
-    let checker = Checker::with_limits(Bounds::NONE, limits).with_profile(request.profile);
+    let checker = Checker::with_limits(Bounds::NONE, limits)
+        .with_profile(request.profile)
+        .with_examples(!request.no_examples);
     let report = match checker.check(&data, &new.data, strategy) {
         Ok(report) => report,
         Err(CheckError::Schema(e)) => {

@@ -1,7 +1,7 @@
-//! For GitHub Actions: one workflow command per finding (`::error file=…,line=…::…`), which
-//! GitHub shows on the line of the pull request's diff, then the text report for the log,
-//! between `::stop-commands::TOKEN` and `::TOKEN::`, GitHub's way to echo text that must not be
-//! read as a command.
+//! For GitHub Actions: one workflow command per finding (`::error file=…,line=…::…`, its
+//! example on the same line), which GitHub shows on the line of the pull request's diff, then
+//! the text report for the log, between `::stop-commands::TOKEN` and `::TOKEN::`, GitHub's way
+//! to echo text that must not be read as a command.
 
 use protocompat::text::printable;
 
@@ -25,7 +25,7 @@ pub fn render(run: &Run) -> String {
         lines.push(format!(
             "::{level} {}::{}",
             properties.join(","),
-            data(&run.render(finding))
+            data(&run.render_with_example(finding))
         ));
     }
     // A token the input cannot know: nothing in the report can end the pause early.

@@ -1,5 +1,6 @@
 //! For CI dashboards (GitLab, Jenkins, GitHub test reporters): JUnit XML, one test case per
-//! existing schema compared, failing with that schema's findings.
+//! existing schema compared, failing with that schema's findings, a line each with its
+//! example; the failure's `message` is the first finding alone, a headline.
 
 use std::fmt::Write as _;
 
@@ -82,9 +83,9 @@ fn case(run: &Run, name: &str, failures: &[&Finding], warnings: &[&Finding]) -> 
             printable(&at.file),
             at.line,
             at.column,
-            run.render(finding)
+            run.render_with_example(finding)
         ),
-        None => run.render(finding),
+        None => run.render_with_example(finding),
     };
     let mut xml = format!(
         "    <testcase classname=\"protocompat\" name=\"{}\">\n",

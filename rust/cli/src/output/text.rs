@@ -1,5 +1,6 @@
 //! For people: the summary, one line per finding (`file:line:col: ` first where the source is
-//! known, as compilers print), then which schema is which and what the strategy asked.
+//! known, as compilers print) with its example indented under it, then which schema is which
+//! and what the strategy asked.
 
 use protocompat::text::printable;
 
@@ -18,6 +19,11 @@ pub fn render(run: &Run) -> String {
         }
         line.push_str(&run.render(finding));
         lines.push(line);
+        lines.extend(
+            super::example_lines(finding)
+                .into_iter()
+                .map(|l| format!("    {l}")),
+        );
     }
     let unlisted = run.unlisted();
     if unlisted > 0 {

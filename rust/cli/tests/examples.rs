@@ -1,0 +1,159 @@
+//! Examples (RULES.md section 4) as a user gets them: asked for by default, in every format,
+//! and `--no-examples` removes them and nothing else. How each format lays an example out, and
+//! that its text comes out inert, is tested on findings made by hand in `src/output/mod.rs`.
+
+mod support;
+
+use serde_json::Value;
+use support::*;
+
+/// `examples/shop/v3` against v1 (5 failures and 2 warnings, all about data) in `format`.
+fn shop_v3(format: &str, extra: &[&str]) -> (Option<i32>, String) {
+    let mut args = vec![
+        "check",
+        "--root",
+        "shop.Order",
+        "--against",
+        "examples/shop/v1",
+        "-I",
+        "examples/shop/v3",
+        "examples/shop/v3/order.proto",
+        "--format",
+        format,
+    ];
+    args.extend(extra);
+    let out = protocompat(&args);
+    (out.status.code(), text(&out.stdout))
+}
+
+/// What an example adds to a line of `github` or `junit` output: ` — e.g. …` or
+/// ` — no example: …`.
+fn has_inline_example(output: &str) -> bool {
+    output.contains(" — e.g. writer ") || output.contains(" — no example: ")
+}
+
+/// The lines `text` puts under a finding for its example.
+fn is_example_line(line: &str) -> bool {
+    let line = line.trim_start_matches(' ');
+    ["writer: ", "bytes:  ", "reader: ", "no example: "]
+        .iter()
+        .any(|label| line.starts_with(label))
+}
+
+fn findings(report: &Value) -> Vec<&Value> {
+    ["failures", "warnings"]
+        .iter()
+        .flat_map(|key| report[key].as_array().unwrap())
+        .collect()
+}
+
+#[test]
+fn both_commands_document_no_examples() {
+    for command in ["check", "audit"] {
+        let out = protocompat(&[command, "--help"]);
+        assert_eq!(out.status.code(), Some(0));
+        let help = text(&out.stdout);
+        assert!(help.contains("--no-examples"), "{command}: {help}");
+        assert!(help.contains("Shown by default"), "{command}: {help}");
+    }
+}
+
+/// With the flag the report is the one without examples; without it, the same report with
+/// examples added: fields and lines of their own, nothing else changed.
+#[test]
+fn no_examples_removes_the_examples_and_nothing_else() {
+    let (status, with) = shop_v3("json", &[]);
+    let (status_without, without) = shop_v3("json", &["--no-examples"]);
+    assert_eq!(status, Some(1));
+    assert_eq!(status_without, status);
+    let mut with: Value = serde_json::from_str(&with).expect("JSON");
+    let without: Value = serde_json::from_str(&without).expect("JSON");
+    for finding in findings(&without) {
+        for key in ["example", "no_example"] {
+            assert!(finding.get(key).is_none(), "{finding}");
+        }
+    }
+    for key in ["failures", "warnings"] {
+        for finding in with[key].as_array_mut().unwrap() {
+            let finding = finding.as_object_mut().unwrap();
+            finding.remove("example");
+            finding.remove("no_example");
+        }
+    }
+    assert_eq!(with, without);
+
+    let (_, with) = shop_v3("text", &[]);
+    let (_, without) = shop_v3("text", &["--no-examples"]);
+    assert!(!without.lines().any(is_example_line), "{without}");
+    let kept: Vec<&str> = with.lines().filter(|l| !is_example_line(l)).collect();
+    assert_eq!(kept.join("\n"), without.trim_end_matches('\n'));
+
+    for format in ["github", "junit"] {
+        let (status_without, without) = shop_v3(format, &["--no-examples"]);
+        assert_eq!(status_without, Some(1));
+        assert!(!has_inline_example(&without), "{format}: {without}");
+        assert!(!without.lines().any(is_example_line), "{format}: {without}");
+    }
+}
+
+/// Every finding of the shop's v3 is about data: each has an example, or says why not, in
+/// every format. Ignored until the engine fills examples in (`Checker::with_examples` is in
+/// place; the computation follows it); then this runs as it is.
+#[test]
+#[ignore = "the engine does not fill examples in yet (RULES.md section 4)"]
+fn examples_are_shown_by_default() {
+    let (_, json) = shop_v3("json", &[]);
+    let report: Value = serde_json::from_str(&json).expect("JSON");
+    let all = findings(&report);
+    assert_eq!(all.len(), 7, "{json}");
+    for finding in &all {
+        assert!(
+            finding.get("example").is_some() != finding.get("no_example").is_some(),
+            "{finding}"
+        );
+        if let Some(example) = finding.get("example") {
+            for key in ["writer", "bytes", "reader"] {
+                assert!(example[key].is_string(), "{example}");
+            }
+            assert!(example["outcome"]["kind"].is_string(), "{example}");
+        }
+    }
+
+    let (_, text) = shop_v3("text", &[]);
+    let lines: Vec<&str> = text.lines().collect();
+    let finding_lines = lines
+        .iter()
+        .filter(|l| l.starts_with("examples/shop/v3/order.proto:"))
+        .count();
+    assert_eq!(finding_lines, 7, "{text}");
+    // Each finding line is followed by its example (three lines) or why it has none (one).
+    for (at, line) in lines.iter().enumerate() {
+        if line.starts_with("examples/shop/v3/order.proto:") {
+            let next = lines.get(at + 1).copied().unwrap_or_default();
+            assert!(
+                next.starts_with("    writer: ") || next.starts_with("    no example: "),
+                "{text}"
+            );
+        }
+    }
+
+    let (_, github) = shop_v3("github", &[]);
+    let annotations: Vec<&str> = github
+        .lines()
+        .filter(|l| l.starts_with("::error ") || l.starts_with("::warning "))
+        .collect();
+    assert_eq!(annotations.len(), 7, "{github}");
+    assert!(
+        annotations.iter().all(|a| has_inline_example(a)),
+        "{github}"
+    );
+
+    let (_, junit) = shop_v3("junit", &[]);
+    let doc = roxmltree::Document::parse(&junit).expect("well-formed XML");
+    let failure = doc
+        .descendants()
+        .find(|n| n.has_tag_name("failure"))
+        .expect("a failure");
+    let body = failure.text().unwrap();
+    assert!(body.lines().all(has_inline_example), "{junit}");
+}
