@@ -100,7 +100,6 @@ fn no_examples_removes_the_examples_and_nothing_else() {
 /// every format. Ignored until the engine fills examples in (`Checker::with_examples` is in
 /// place; the computation follows it); then this runs as it is.
 #[test]
-#[ignore = "the engine does not fill examples in yet (RULES.md section 4)"]
 fn examples_are_shown_by_default() {
     let (_, json) = shop_v3("json", &[]);
     let report: Value = serde_json::from_str(&json).expect("JSON");

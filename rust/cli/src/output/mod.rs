@@ -176,7 +176,7 @@ impl<'a> Run<'a> {
 pub fn example_lines(finding: &Finding) -> Vec<String> {
     if let Some(example) = &finding.example {
         vec![
-            format!("writer: {}", printable(&example.writer)),
+            format!("writer: {}", printable(&braced(&example.writer))),
             format!("bytes:  {}", spaced_hex(&example.bytes)),
             format!("reader: {}", printable(&example.reader)),
         ]
@@ -195,7 +195,7 @@ pub fn example_inline(finding: &Finding) -> String {
     if let Some(example) = &finding.example {
         format!(
             " — e.g. writer {} (bytes {}): {}",
-            printable(&example.writer),
+            printable(&braced(&example.writer)),
             spaced_hex(&example.bytes),
             printable(&example.reader)
         )
@@ -206,9 +206,22 @@ pub fn example_inline(finding: &Finding) -> String {
     }
 }
 
+/// The writer's message in braces, as text format writes a message inside another: an empty
+/// one is `{ }`, not nothing.
+fn braced(text: &str) -> String {
+    if text.is_empty() {
+        "{ }".to_owned()
+    } else {
+        format!("{{ {text} }}")
+    }
+}
+
 /// `0880` as `08 80`, one byte a group, the way hex dumps print; anything but an even run of
 /// hex digits (which the engine does not give) is shown as it is, made printable.
 fn spaced_hex(hex: &str) -> String {
+    if hex.is_empty() {
+        return "(none: an empty message is no bytes)".to_owned();
+    }
     if hex.len() % 2 != 0 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
         return printable(hex).into_owned();
     }
@@ -255,10 +268,9 @@ mod tests {
 
     /// A string value from a schema that sets a window title, hides behind a right-to-left
     /// override, and starts a workflow command on a line of its own.
-    const WRITER: &str =
-        "shop.Order { note: \"\u{1b}]0;owned\u{7}\u{202e}gnp.exe\n::error::pwned\" }";
+    const WRITER: &str = "note: \"\u{1b}]0;owned\u{7}\u{202e}gnp.exe\n::error::pwned\"";
     const WRITER_SHOWN: &str =
-        "shop.Order { note: \"\\u{1b}]0;owned\\u{7}\\u{202e}gnp.exe\\n::error::pwned\" }";
+        "{ note: \"\\u{1b}]0;owned\\u{7}\\u{202e}gnp.exe\\n::error::pwned\" }";
     const READER: &str = "reads shop.Order.note as \"100%\u{9b}31m\"";
     const READER_SHOWN: &str = "reads shop.Order.note as \"100%\\u{9b}31m\"";
     const NO_EXAMPLE: &str = "its smallest message takes 300 bytes\u{2028}";
@@ -480,7 +492,7 @@ mod tests {
 
     #[test]
     fn bytes_are_spaced_only_when_they_are_hex() {
-        assert_eq!(spaced_hex(""), "");
+        assert_eq!(spaced_hex(""), "(none: an empty message is no bytes)");
         assert_eq!(spaced_hex("08"), "08");
         assert_eq!(spaced_hex("0a1B"), "0a 1B");
         assert_eq!(spaced_hex("0a1"), "0a1");

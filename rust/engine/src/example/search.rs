@@ -61,6 +61,7 @@ pub(crate) fn search<'a>(
     let mut too_large = false;
     for candidate in candidates(writer, reader, subject) {
         let Some(message) = assemble(roots.0, trail, writer, &candidate) else {
+            // The writer's required fields could not all be filled.
             too_large = true;
             continue;
         };
@@ -166,7 +167,6 @@ fn candidates<'a>(
     match field {
         Some(f) => {
             let counterpart = reader.field(f.number());
-            out.push(vec![(f, Vec::new())]);
             for values in values(f, counterpart) {
                 out.push(vec![(f, values)]);
             }
@@ -178,6 +178,11 @@ fn candidates<'a>(
                         }
                     }
                 }
+            }
+            // Last, the field unset, for the reader's default or its required field: written
+            // values are tried first, being what the finding is most often about.
+            if !f.is_required() {
+                out.push(vec![(f, Vec::new())]);
             }
         }
         None => {
@@ -239,7 +244,13 @@ fn two<'a>(field: FieldRef<'a>) -> Option<Vec<Val<'a>>> {
 /// may write), every enum value the reader may not know first.
 fn singles<'a>(field: FieldRef<'a>, reader: Option<FieldRef<'a>>) -> Vec<Val<'a>> {
     let mut out = match field.kind() {
-        Kind::Scalar(s) => scalar_values(s, field.validates_utf8()),
+        Kind::Scalar(s) => {
+            // Bytes that are not UTF-8 only where the reader would refuse them and the writer
+            // does not: protobuf-java reads them with replacement characters under any schema
+            // that does not check, a change or not.
+            let refused = !field.validates_utf8() && reader.is_some_and(|r| r.validates_utf8());
+            scalar_values(s, refused)
+        }
         Kind::Enum(e) => {
             let known = |n: i32| match reader.map(|r| r.kind()) {
                 Some(Kind::Enum(r)) => r.value_named_by(n).is_some(),
@@ -249,6 +260,14 @@ fn singles<'a>(field: FieldRef<'a>, reader: Option<FieldRef<'a>>) -> Vec<Val<'a>
             numbers.sort_by_key(|&n| (known(n), n == e.first_number()));
             numbers.dedup();
             numbers.truncate(ENUM_VALUES);
+            // An open enum holds numbers it does not name, which a writer may write (even
+            // where protobuf-java reads the field as closed, C++ and Go write them).
+            if !e.is_closed() {
+                let top = e.values().map(|(_, n)| n).max().unwrap_or(0);
+                if let Some(next) = top.checked_add(1) {
+                    numbers.push(next);
+                }
+            }
             numbers.into_iter().map(Val::Enum).collect()
         }
         Kind::Message(m) | Kind::Group(m) => {
@@ -274,7 +293,7 @@ fn singles<'a>(field: FieldRef<'a>, reader: Option<FieldRef<'a>>) -> Vec<Val<'a>
     out
 }
 
-fn scalar_values<'a>(scalar: Scalar, validates_utf8: bool) -> Vec<Val<'a>> {
+fn scalar_values<'a>(scalar: Scalar, not_utf8: bool) -> Vec<Val<'a>> {
     use Scalar::*;
     let ints = |list: &[i128]| list.iter().map(|&n| Val::Int(n)).collect::<Vec<_>>();
     match scalar {
@@ -290,7 +309,7 @@ fn scalar_values<'a>(scalar: Scalar, validates_utf8: bool) -> Vec<Val<'a>> {
                 Val::Str(b"a".to_vec()),
                 Val::Str("\u{e9}".as_bytes().to_vec()),
             ];
-            if !validates_utf8 {
+            if not_utf8 {
                 v.push(Val::Str(vec![0xff]));
             }
             v
@@ -396,10 +415,6 @@ fn assemble<'a>(
     let mut message = minimal(at, trail.len(), &mut filled)?;
     for (field, values) in candidate {
         if values.is_empty() {
-            // Unset: a required field cannot be.
-            if field.is_required() {
-                return None;
-            }
             message.fields.retain(|(f, _)| f.id() != field.id());
         } else {
             message.put(*field, values.clone());

@@ -157,7 +157,8 @@ pub(crate) fn escape_bytes(bytes: &[u8]) -> String {
 #[derive(Debug, PartialEq)]
 enum Meaning<'v> {
     Number(i128),
-    Float(f64),
+    /// A float's bits as a double: `-0` is not `0`.
+    Float(u64),
     Text(&'v [u8]),
     Name(String),
     Fields(Vec<(u32, Vec<Meaning<'v>>)>),
@@ -167,8 +168,8 @@ fn meaning<'v>(field: FieldRef<'_>, value: &'v Val<'_>, by_name: bool) -> Meanin
     match value {
         Val::Int(n) => Meaning::Number(*n),
         Val::Bool(b) => Meaning::Number(i128::from(*b)),
-        Val::F32(x) => Meaning::Float(f64::from(*x)),
-        Val::F64(x) => Meaning::Float(*x),
+        Val::F32(x) => Meaning::Float(f64::from(*x).to_bits()),
+        Val::F64(x) => Meaning::Float(x.to_bits()),
         Val::Str(b) | Val::Bytes(b) => Meaning::Text(b),
         Val::Enum(n) => match (by_name, field.kind()) {
             (true, Kind::Enum(e)) => match e.value_named_by(*n) {
