@@ -280,6 +280,7 @@ mod tests {
             number: Some(2),
             writer: "int64".to_owned(),
             reader: "string".to_owned(),
+            example: None,
         }
     }
 

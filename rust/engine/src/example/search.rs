@@ -130,10 +130,16 @@ fn about(outcome: &Outcome, pair_path: &str, subject: &Subject) -> bool {
         Outcome::ParseFailure { why } => why.contains(&field),
         Outcome::MissingRequired { path } => {
             // Java names repeated elements `items[0]`; the finding's path does not.
-            let plain: String = path
-                .split('[')
-                .map(|p| p.split(']').last().unwrap_or(p))
-                .collect();
+            let mut plain = String::with_capacity(path.len());
+            let mut index = false;
+            for c in path.chars() {
+                match c {
+                    '[' => index = true,
+                    ']' => index = false,
+                    c if !index => plain.push(c),
+                    _ => {}
+                }
+            }
             plain == field
         }
         _ => false,
@@ -426,7 +432,28 @@ fn assemble<'a>(
         parent.put(*field, vec![Val::Msg(message)]);
         message = parent;
     }
+    drop_implicit_zeros(&mut message);
     Some(message)
+}
+
+/// Removes what a writer never puts on the wire: a field without presence that holds its
+/// default (proto3's zero, an Editions IMPLICIT field's). protobuf-java writes nothing for it,
+/// and its text format prints nothing either.
+fn drop_implicit_zeros(message: &mut Msg<'_>) {
+    message.fields.retain(|(field, values)| {
+        let zero = !field.is_repeated()
+            && !field.has_presence()
+            && values.len() == 1
+            && default_of(*field).is_some_and(|d| same(*field, &values[..1], *field, &[d], false));
+        !zero
+    });
+    for (_, values) in &mut message.fields {
+        for value in values {
+            if let Val::Msg(inner) = value {
+                drop_implicit_zeros(inner);
+            }
+        }
+    }
 }
 
 /// What the reader got, compared with what the writer meant, along the trail and then in the
