@@ -51,6 +51,13 @@ public class CheckerBenchmark {
     @Param({"current"})
     public String library;
 
+    /**
+     * The rule profile our checker runs, set as a broker sets it ({@code -Dprotocompat.profile}),
+     * fork by fork, so that both profiles are measured against one baseline in one run.
+     */
+    @Param({"pip246"})
+    public String profile;
+
     private ProtobufNativeSchemaAdvanceCompatibilityCheck ours;
     private final ProtobufNativeSchemaCompatibilityCheck builtIn = new ProtobufNativeSchemaCompatibilityCheck();
     private final ProtobufCompatibilityChecker apicurio = new ProtobufCompatibilityChecker();
@@ -66,6 +73,7 @@ public class CheckerBenchmark {
             // parameter set, so each fork loads the library its parameters name.
             System.setProperty("protocompat.native.library", baseline);
         }
+        System.setProperty("protocompat.profile", profile);
         ours = new ProtobufNativeSchemaAdvanceCompatibilityCheck();
         String[] parts = input.split(":");
         BenchSchemas schemas = new BenchSchemas(parts[0]);
