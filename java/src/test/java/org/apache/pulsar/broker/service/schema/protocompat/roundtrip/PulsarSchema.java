@@ -33,15 +33,22 @@ public final class PulsarSchema {
             JsonNode json = JSON.readTree(schemaData);
             FileDescriptorSet set = FileDescriptorSet.parseFrom(
                     Base64.getDecoder().decode(json.get("fileDescriptorSet").asText()));
-            Map<String, FileDescriptor> files = buildAll(set);
-            String rootName = json.get("rootMessageTypeName").asText();
-            FileDescriptor rootFile = files.get(json.get("rootFileDescriptorName").asText());
+            return root(set, json.get("rootFileDescriptorName").asText(), json.get("rootMessageTypeName").asText());
+        } catch (IOException e) {
+            throw new IllegalArgumentException("protobuf-java cannot build the schema: " + e.getMessage(), e);
+        }
+    }
+
+    /** The message {@code rootName} of the file {@code rootFileName} of a descriptor set. */
+    public static Descriptor root(FileDescriptorSet set, String rootFileName, String rootName) {
+        try {
+            FileDescriptor rootFile = buildAll(set).get(rootFileName);
             Descriptor root = rootFile == null ? null : find(rootFile, rootName);
             if (root == null) {
                 throw new IllegalArgumentException("the schema declares no root message " + rootName);
             }
             return root;
-        } catch (IOException | DescriptorValidationException e) {
+        } catch (DescriptorValidationException e) {
             throw new IllegalArgumentException("protobuf-java cannot build the schema: " + e.getMessage(), e);
         }
     }
