@@ -5,6 +5,7 @@ package org.apache.pulsar.broker.service.schema.protocompat.roundtrip;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
+import com.google.protobuf.TextFormat;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -33,6 +34,11 @@ final class InvalidUtf8 {
     /** The bytes a writer string stands for. */
     static ByteString bytesOf(String value) {
         return ByteString.copyFrom(swap(value.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** Text format (escaped) with the placeholder shown as the bytes it stands for. */
+    static String inText(String textFormat) {
+        return textFormat.replace(TextFormat.escapeBytes(PLACEHOLDER_BYTES), TextFormat.escapeBytes(INVALID));
     }
 
     private static byte[] swap(byte[] bytes) {

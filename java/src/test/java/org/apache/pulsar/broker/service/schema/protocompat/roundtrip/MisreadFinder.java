@@ -8,6 +8,7 @@ import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -131,7 +132,7 @@ public final class MisreadFinder {
 
     private static String exact(Object value) {
         return (value instanceof Float || value instanceof Double) && Double.isFinite(((Number) value).doubleValue())
-                ? new java.math.BigDecimal(((Number) value).doubleValue()).toPlainString() : String.valueOf(value);
+                ? new BigDecimal(((Number) value).doubleValue()).toPlainString() : String.valueOf(value);
     }
 
     private static String shorten(String text) {

@@ -151,7 +151,7 @@ public final class Values {
             return "\"" + TextFormat.escapeBytes(b) + "\"";
         }
         if (value instanceof Message m) {
-            String text = TextFormat.printer().shortDebugString(m).trim();
+            String text = InvalidUtf8.inText(TextFormat.printer().shortDebugString(m).trim());
             return text.isEmpty() ? "{ }" : "{ " + text + " }";
         }
         if (value instanceof Float f) {
