@@ -79,12 +79,21 @@ pub(crate) fn braced(body: &str) -> String {
     }
 }
 
-/// How text format names a field: a group-like delimited field by its type's name, as
-/// protobuf-java prints and parses it.
+/// How text format names a field: a group-like one by its type's name, as protobuf-java prints
+/// and parses it (`isGroupLike`: delimited, named as its type in lower case, the type declared
+/// in the same file, nested in the message holding the field).
 fn text_name(field: FieldRef<'_>) -> String {
     if field.is_delimited() {
         if let Some(ty) = field.kind().message() {
-            if ty.name().to_ascii_lowercase() == field.name() {
+            let holder = field.message();
+            let group_like = ty.name().to_ascii_lowercase() == field.name()
+                && ty.file().name() == holder.file().name()
+                && ty
+                    .full_name()
+                    .strip_suffix(ty.name())
+                    .and_then(|parent| parent.strip_suffix('.'))
+                    == Some(holder.full_name());
+            if group_like {
                 return ty.name().to_owned();
             }
         }
