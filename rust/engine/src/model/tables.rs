@@ -637,6 +637,20 @@ impl<'a> FieldRef<'a> {
         }
     }
 
+    /// Whether two scalar fields (of any two models) are declared alike in everything a rule on
+    /// a field pair reads: scalar type, cardinality, packing, presence, UTF-8 checking and the
+    /// declared default. No rule finds anything in such a pair, so the walk skips them all (most
+    /// fields of most uploads are that).
+    pub fn same_scalar_declaration(&self, other: &FieldRef<'_>) -> bool {
+        let (a, b) = (self.row(), other.row());
+        matches!((a.ty, b.ty), (Type::Scalar(x), Type::Scalar(y)) if x == y)
+            && a.cardinality == b.cardinality
+            && a.packed == b.packed
+            && a.validates_utf8 == b.validates_utf8
+            && self.has_presence() == other.has_presence()
+            && self.declared_default() == other.declared_default()
+    }
+
     /// Whether it declares `[default = …]`: one look, without reading the text.
     pub fn declares_default(&self) -> bool {
         self.row().default.is_some()
