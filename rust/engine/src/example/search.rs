@@ -432,25 +432,41 @@ fn assemble<'a>(
         parent.put(*field, vec![Val::Msg(message)]);
         message = parent;
     }
-    drop_implicit_zeros(&mut message);
+    as_java_writes(&mut message);
     Some(message)
 }
 
-/// Removes what a writer never puts on the wire: a field without presence that holds its
-/// default (proto3's zero, an Editions IMPLICIT field's). protobuf-java writes nothing for it,
-/// and its text format prints nothing either.
-fn drop_implicit_zeros(message: &mut Msg<'_>) {
-    message.fields.retain(|(field, values)| {
-        let zero = !field.is_repeated()
-            && !field.has_presence()
-            && values.len() == 1
-            && default_of(*field).is_some_and(|d| same(*field, &values[..1], *field, &[d], false));
-        !zero
-    });
+/// The message as protobuf-java puts it on the wire, and so as its text format reads back: a
+/// field without presence that holds its default (proto3's zero, an Editions IMPLICIT field's)
+/// is not written; a map entry always has its key and its value, defaults included.
+fn as_java_writes(message: &mut Msg<'_>) {
+    if message.ty.is_map_entry() {
+        for field in message.ty.fields() {
+            if message.get(field.number()).is_none() {
+                let value = match field.kind().message() {
+                    Some(inner) => Val::Msg(Msg::new(inner)),
+                    None => match default_of(field) {
+                        Some(value) => value,
+                        None => continue,
+                    },
+                };
+                message.put(field, vec![value]);
+            }
+        }
+    } else {
+        message.fields.retain(|(field, values)| {
+            let zero = !field.is_repeated()
+                && !field.has_presence()
+                && values.len() == 1
+                && default_of(*field)
+                    .is_some_and(|d| same(*field, &values[..1], *field, &[d], false));
+            !zero
+        });
+    }
     for (_, values) in &mut message.fields {
         for value in values {
             if let Val::Msg(inner) = value {
-                drop_implicit_zeros(inner);
+                as_java_writes(inner);
             }
         }
     }
