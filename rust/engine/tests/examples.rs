@@ -112,6 +112,11 @@ fn each_example_is_a_writer_message_that_encodes_to_its_bytes() {
                         .unwrap_or_else(|e| {
                             panic!("{} {}: {}: {e}", case.name, profile.name, example.writer)
                         });
+                    // prost-reflect writes a map's entries sorted and without default keys or
+                    // values; protobuf-java (the judge: ExampleReplayTest) writes them as set.
+                    if holds_a_map(&message) {
+                        continue;
+                    }
                     let hex: String = message
                         .encode_to_vec()
                         .iter()
@@ -128,6 +133,19 @@ fn each_example_is_a_writer_message_that_encodes_to_its_bytes() {
         }
     }
     assert!(checked >= 100, "only {checked} examples checked");
+}
+
+fn holds_a_map(message: &DynamicMessage) -> bool {
+    message.fields().any(|(field, value)| {
+        field.is_map()
+            || match value {
+                prost_reflect::Value::Message(m) => holds_a_map(m),
+                prost_reflect::Value::List(items) => items
+                    .iter()
+                    .any(|item| matches!(item, prost_reflect::Value::Message(m) if holds_a_map(m))),
+                _ => false,
+            }
+    })
 }
 
 /// The one example of the only finding of `old` → `new` in `direction`.
