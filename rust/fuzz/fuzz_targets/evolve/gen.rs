@@ -5,7 +5,7 @@
 //! - a closed (proto2) enum field only holds declared values; an open (proto3) one may hold any
 //!   number (`setFooValue(int)`);
 //! - proto3 strings are valid UTF-8 (`setFooBytes` checks); proto2 strings may be any bytes
-//!   (`setFooBytes` does not check), except map keys here;
+//!   (`setFooBytes` does not check), except map keys and values (Java Strings, so UTF-8);
 //! - map keys are unique.
 
 use std::collections::HashMap;
@@ -144,7 +144,8 @@ fn scalar_or_message(
         }
         Kind::String => Value::String(text(u)?),
         Kind::Bytes if pools.is_string(field) => {
-            if !pools.proto3 && u.ratio(1, 4)? {
+            // A map's string values are Java Strings: always UTF-8.
+            if !pools.proto3 && !field.parent_message().is_map_entry() && u.ratio(1, 4)? {
                 Value::Bytes(
                     u.choose(&[&b"\xff"[..], b"a\xc3", b"\xed\xa0\x80"])?
                         .to_vec()

@@ -788,6 +788,8 @@ pub enum Step {
     ToProto3,
     ToProto2,
     Default,
+    CloneMessage,
+    CloneEnum,
 }
 
 impl Schema {
@@ -814,7 +816,7 @@ impl Schema {
 
     /// One random step applied in place; `None` when the step found nothing to change.
     fn step(&mut self, u: &mut Unstructured) -> Result<Option<Step>> {
-        let kind = u.int_in_range(0..=19)?;
+        let kind = u.int_in_range(0..=21)?;
         let picked = self.pick_field(u)?;
         Ok(match kind {
             0 => {
@@ -1017,6 +1019,48 @@ impl Schema {
                 })
             }
             16 | 17 => Some(self.switch_syntax(u)?),
+            20 => {
+                // The field's message type replaced by a copy of it (same structure, another
+                // name), which later steps may change on its own.
+                let Some((m, i)) = picked else {
+                    return Ok(None);
+                };
+                let Ty::Message(of) = self.messages[m].fields[i].ty else {
+                    return Ok(None);
+                };
+                let mut copy = self.messages[of].clone();
+                let id = self.messages.len();
+                copy.name = format!("M{id}");
+                self.messages.push(copy);
+                self.messages[m].fields[i].ty = Ty::Message(id);
+                Some(Step::CloneMessage)
+            }
+            21 => {
+                let Some((m, i)) = picked else {
+                    return Ok(None);
+                };
+                let Ty::Enum(of) = self.messages[m].fields[i].ty else {
+                    return Ok(None);
+                };
+                let id = self.enums.len();
+                let mut copy = self.enums[of].clone();
+                copy.name = format!("E{id}");
+                for (k, value) in copy.values.iter_mut().enumerate() {
+                    value.0 = format!("E{id}_K{k}");
+                }
+                let f = &mut self.messages[m].fields[i];
+                if let Some(default) = &f.default {
+                    let at = self.enums[of]
+                        .values
+                        .iter()
+                        .position(|(n, _)| n == default)
+                        .unwrap();
+                    f.default = Some(copy.values[at].0.clone());
+                }
+                f.ty = Ty::Enum(id);
+                self.enums.push(copy);
+                Some(Step::CloneEnum)
+            }
             _ => {
                 let Some((m, i)) = picked else {
                     return Ok(None);
@@ -1081,12 +1125,12 @@ impl Schema {
         })
     }
 
-    /// The schema after 1 to 4 random steps (steps that would make it invalid are dropped),
+    /// The schema after up to 4 random steps (steps that would make it invalid are dropped),
     /// with the steps taken.
     pub fn evolve(&self, u: &mut Unstructured) -> Result<(Schema, Vec<Step>)> {
         let mut schema = self.clone();
         let mut steps = vec![];
-        for _ in 0..u.int_in_range(1..=4)? {
+        for _ in 0..u.int_in_range(0..=4)? {
             let mut next = schema.clone();
             if let Some(step) = next.step(u)? {
                 if next.valid() {

@@ -17,9 +17,10 @@
 //!   - a value a closed enum (proto2) of the reader does not declare is kept by Java as an
 //!     unknown field, element by element in a repeated field, the whole entry for a map value
 //!     (prost-reflect treats every enum as open and keeps the number);
-//!   - Java validates UTF-8 only in proto3 strings (prost-reflect in every string, so the
-//!     schemas are decoded with `string` turned into `bytes`, see [`raw_pool`], and proto3
-//!     strings are validated here); a failure is InvalidProtocolBufferException;
+//!   - Java validates UTF-8 only in proto3 strings and in the string keys and values of map
+//!     entries (prost-reflect in every string, so the schemas are decoded with `string` turned
+//!     into `bytes`, see [`raw_pool`], and Java's strings are validated here); a failure is
+//!     InvalidProtocolBufferException;
 //!   - a missing required field makes Java's `parseFrom` throw (prost-reflect does not check);
 //!   - malformed data (a bad tag, wire type 6 or 7, an unmatched end-group, a truncated value)
 //!     throws, as in prost-reflect.
@@ -246,6 +247,14 @@ impl Pools<'_> {
             .and_then(|m| m.get_field(field.number()))
             .is_some_and(|f| f.kind() == Kind::String)
     }
+
+    /// Whether Java checks that `field` holds UTF-8 when it parses it: a proto3 string, and
+    /// a string key or value of a map entry in any syntax (`MapEntryLite.parseField` reads
+    /// them with `readPrimitiveField(…, checkUtf8 = true)`; `needsUtf8Check` is true for map
+    /// entry fields).
+    pub fn validates_utf8(&self, field: &FieldDescriptor) -> bool {
+        self.is_string(field) && (self.proto3 || field.parent_message().is_map_entry())
+    }
 }
 
 pub struct Read {
@@ -383,9 +392,9 @@ fn accept<'b>(
             Ok(None)
         }
         (Kind::String | Kind::Bytes, Raw::Len(body))
-            if pools.proto3 && pools.is_string(field) && std::str::from_utf8(body).is_err() =>
+            if pools.validates_utf8(field) && std::str::from_utf8(body).is_err() =>
         {
-            Err(format!("invalid UTF-8 in proto3 string {path}"))
+            Err(format!("invalid UTF-8 in string {path}"))
         }
         _ => Ok(Some(raw)),
     }
