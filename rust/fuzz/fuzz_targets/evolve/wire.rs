@@ -5,8 +5,9 @@
 //! - Writing ([`encode`]): Java writes the fields of a message in field-number order, a
 //!   singular field without presence only when it is not its zero (for floats: when its bits
 //!   are not zero, so `-0.0` is written), and every map entry with both its key and its value
-//!   even when they are zero (`MapEntryLite.writeTo`); prost-reflect leaves a zero key or value
-//!   out of a proto3 map entry. Map entries go in key order here (Java keeps insertion order;
+//!   even when they are zero (generated code, `MapEntryLite.writeTo`; a `DynamicMessage` entry
+//!   built without a key leaves it out, which the example check allows); prost-reflect leaves
+//!   a zero key or value out of a proto3 map entry. Map entries go in key order here (Java keeps insertion order;
 //!   any order is a valid writer).
 //! - Reading ([`read`]): the bytes first pass through [`sanitize`], which does what Java's
 //!   parser does that prost-reflect does not, and hands prost-reflect only what Java would put
@@ -15,8 +16,10 @@
 //!     by Java as an unknown field (prost-reflect fails the whole decode); a packable repeated
 //!     field accepts both packed and expanded elements, as in both runtimes;
 //!   - a value a closed enum (proto2) of the reader does not declare is kept by Java as an
-//!     unknown field, element by element in a repeated field, the whole entry for a map value
+//!     unknown field, element by element in a repeated field, in the entry for a map value
 //!     (prost-reflect treats every enum as open and keeps the number);
+//!   - map entries are read as `DynamicMessage` reads them (the project's Java tests parse
+//!     with it), see [`sanitize_entry`];
 //!   - Java validates UTF-8 only in proto3 strings and in the string keys and values of map
 //!     entries (prost-reflect in every string, so the schemas are decoded with `string` turned
 //!     into `bytes`, see [`raw_pool`], and Java's strings are validated here); a failure is
@@ -37,13 +40,13 @@ use prost_types::field_descriptor_proto::Type as PbType;
 use prost_types::{DescriptorProto, FileDescriptorProto, FileDescriptorSet};
 
 /// The decoding pool of a schema: the same schema with every `string` field turned into
-/// `bytes` (same wire format, no UTF-8 check: Java validates proto3 strings only, done in
-/// [`sanitize`]), except map keys (a map key cannot be `bytes`; writers here only write valid
-/// UTF-8 keys). Defaults of string fields stay as they are: the generator's defaults need no
+/// `bytes` (same wire format, no UTF-8 check: Java validates some strings only, done in
+/// [`sanitize`]), except map keys (a map key cannot be `bytes`; Java validates them, so
+/// [`sanitize`] lets no invalid one through, and writers only write valid ones). Defaults of string fields stay as they are: the generator's defaults need no
 /// escaping, so they mean the same bytes.
 pub fn raw_pool(file: &FileDescriptorProto) -> Result<DescriptorPool, String> {
     fn visit(m: &mut DescriptorProto) {
-        let entry = m.name().ends_with("Entry");
+        let entry = m.options.as_ref().is_some_and(|o| o.map_entry());
         for f in &mut m.field {
             if f.r#type() == PbType::String && !(entry && f.number() == 1) {
                 f.set_type(PbType::Bytes);
@@ -217,15 +220,15 @@ pub enum ReadError {
     /// InvalidProtocolBufferException while parsing.
     Parse(String),
     /// InvalidProtocolBufferException (UninitializedMessageException) after parsing: the
-    /// reader requires this path.
-    MissingRequired(String),
+    /// reader requires these paths, which the bytes lack.
+    MissingRequired(Vec<String>),
 }
 
 impl std::fmt::Display for ReadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ReadError::Parse(why) => write!(f, "parse failure: {why}"),
-            ReadError::MissingRequired(path) => write!(f, "missing required {path}"),
+            ReadError::MissingRequired(paths) => write!(f, "missing required {}", paths.join(", ")),
         }
     }
 }
@@ -266,20 +269,32 @@ pub struct Read {
     pub unknown: Vec<(String, u32)>,
 }
 
-/// What protobuf-java's `parseFrom` does with `bytes` under the reader's root message.
+/// What [`sanitize`] finds on its way.
+#[derive(Default)]
+pub struct Found {
+    pub lost: Vec<Lost>,
+    pub unknown: Vec<(String, u32)>,
+    /// Required fields missing in map values (checked where the entry is read).
+    pub missing: Vec<String>,
+}
+
+/// What protobuf-java's `DynamicMessage.parseFrom` (the project's reference reader) does with
+/// `bytes` under the reader's root message.
 pub fn read(bytes: &[u8], pools: &Pools, root: &str) -> Result<Read, ReadError> {
     let desc = pools.raw.get_message_by_name(root).expect("root message");
-    let mut lost = vec![];
-    let mut unknown = vec![];
-    let clean = sanitize(bytes, &desc, pools, root, &mut lost, &mut unknown, 0)
-        .map_err(ReadError::Parse)?;
+    let mut found = Found::default();
+    let clean = sanitize(bytes, &desc, pools, root, &mut found, 0).map_err(ReadError::Parse)?;
     let message = DynamicMessage::decode(desc, clean.as_slice())
         .map_err(|e| ReadError::Parse(format!("prost-reflect after sanitizing: {e}")))?;
-    check_required(&message, root).map_err(ReadError::MissingRequired)?;
+    let mut missing = found.missing;
+    check_required(&message, root, &mut missing);
+    if !missing.is_empty() {
+        return Err(ReadError::MissingRequired(missing));
+    }
     Ok(Read {
         message,
-        lost,
-        unknown,
+        lost: found.lost,
+        unknown: found.unknown,
     })
 }
 
@@ -380,11 +395,11 @@ fn accept<'b>(
     raw: Raw<'b>,
     pools: &Pools,
     path: &str,
-    lost: &mut Vec<Lost>,
+    found: &mut Found,
 ) -> Result<Option<Raw<'b>>, String> {
     match (field.kind(), &raw) {
         (Kind::Enum(e), Raw::Varint(v)) if !pools.proto3 && e.get_value(*v as i32).is_none() => {
-            lost.push(Lost {
+            found.lost.push(Lost {
                 path: path.to_owned(),
                 number: field.number(),
                 why: "closed enum value unknown to the reader",
@@ -408,8 +423,7 @@ pub fn sanitize(
     desc: &MessageDescriptor,
     pools: &Pools,
     path: &str,
-    lost: &mut Vec<Lost>,
-    unknown: &mut Vec<(String, u32)>,
+    found: &mut Found,
     depth: usize,
 ) -> Result<Vec<u8>, String> {
     if depth > 64 {
@@ -420,7 +434,7 @@ pub fn sanitize(
         let (number, wire) = get_tag(&mut buf)?;
         let raw = get_raw(&mut buf, wire, number)?;
         let Some(field) = desc.get_field(number) else {
-            unknown.push((path.to_owned(), number));
+            found.unknown.push((path.to_owned(), number));
             continue;
         };
         let fpath = format!("{path}.{}", field.name());
@@ -432,14 +446,14 @@ pub fn sanitize(
             };
             while !body.is_empty() {
                 let element = get_raw(&mut body, expected, number)?;
-                if let Some(element) = accept(&field, element, pools, &fpath, lost)? {
+                if let Some(element) = accept(&field, element, pools, &fpath, found)? {
                     put_raw(&mut out, number, &element);
                 }
             }
             continue;
         }
         if wire != expected {
-            lost.push(Lost {
+            found.lost.push(Lost {
                 path: fpath,
                 number,
                 why: "wire type the reader's field does not accept",
@@ -448,18 +462,15 @@ pub fn sanitize(
         }
         match (&kind, raw) {
             (Kind::Message(entry), Raw::Len(body)) if field.is_map() => {
-                if let Some(body) =
-                    sanitize_entry(body, entry, number, pools, &fpath, lost, unknown, depth)?
-                {
-                    put_len(&mut out, number, &body);
-                }
+                let body = sanitize_entry(body, entry, pools, &fpath, found, depth)?;
+                put_len(&mut out, number, &body);
             }
             (Kind::Message(m), Raw::Len(body)) => {
-                let body = sanitize(body, m, pools, &fpath, lost, unknown, depth + 1)?;
+                let body = sanitize(body, m, pools, &fpath, found, depth + 1)?;
                 put_len(&mut out, number, &body);
             }
             (_, raw) => {
-                if let Some(raw) = accept(&field, raw, pools, &fpath, lost)? {
+                if let Some(raw) = accept(&field, raw, pools, &fpath, found)? {
                     put_raw(&mut out, number, &raw);
                 }
             }
@@ -468,23 +479,23 @@ pub fn sanitize(
     Ok(out)
 }
 
-/// A map entry as Java's `MapEntryLite.parseEntry` reads it: the key and value records with
-/// the expected tags, anything else skipped; an entry whose value a closed enum does not
-/// declare goes whole to the unknown fields (`Ok(None)`).
+/// A map entry as `DynamicMessage` reads it: as a message of the entry type, so a key or value
+/// of the wrong wire type, or a value a closed enum does not declare, is kept as an unknown
+/// field of the entry, and the entry stays in the map with that key or value unset (generated
+/// code, `MapEntryLite.parseEntry`, skips the first and keeps the whole entry as an unknown
+/// field of the holder for the second: a misread either way). A message value present in the
+/// entry must be initialized (DynamicMessage checks the entry's fields that are set; generated
+/// code would check the default instance of a missing value too).
 fn sanitize_entry(
     mut buf: &[u8],
     entry: &MessageDescriptor,
-    map_number: u32,
     pools: &Pools,
     path: &str,
-    lost: &mut Vec<Lost>,
-    unknown: &mut Vec<(String, u32)>,
+    found: &mut Found,
     depth: usize,
-) -> Result<Option<Vec<u8>>, String> {
+) -> Result<Vec<u8>, String> {
     let mut key: Option<Vec<u8>> = None;
     let mut value: Option<Vec<u8>> = None;
-    // The last value read is a number the reader's closed enum does not declare.
-    let mut value_unknown = false;
     while !buf.is_empty() {
         let (number, wire) = get_tag(&mut buf)?;
         let raw = get_raw(&mut buf, wire, number)?;
@@ -493,7 +504,7 @@ fn sanitize_entry(
         };
         let fpath = format!("{path}.{}", field.name());
         if wire != wire_type(&field.kind()) {
-            lost.push(Lost {
+            found.lost.push(Lost {
                 path: fpath,
                 number,
                 why: "wire type the reader's map entry does not accept",
@@ -503,20 +514,14 @@ fn sanitize_entry(
         let mut record = vec![];
         match (field.kind(), raw) {
             (Kind::Message(m), Raw::Len(body)) => {
-                let body = sanitize(body, &m, pools, &fpath, lost, unknown, depth + 1)?;
+                let body = sanitize(body, &m, pools, &fpath, found, depth + 1)?;
                 // Java merges a repeated message value; so does prost-reflect, given both.
                 if number == 2 {
                     record = value.take().unwrap_or_default();
                 }
                 put_len(&mut record, number, &body);
             }
-            (Kind::Enum(e), Raw::Varint(v)) if number == 2 => {
-                put_raw(&mut record, number, &Raw::Varint(v));
-                value = Some(record);
-                value_unknown = !pools.proto3 && e.get_value(v as i32).is_none();
-                continue;
-            }
-            (_, raw) => match accept(&field, raw, pools, &fpath, lost)? {
+            (_, raw) => match accept(&field, raw, pools, &fpath, found)? {
                 Some(raw) => put_raw(&mut record, number, &raw),
                 None => continue,
             },
@@ -525,50 +530,50 @@ fn sanitize_entry(
             key = Some(record);
         } else {
             value = Some(record);
-            value_unknown = false;
         }
     }
-    if value_unknown {
-        lost.push(Lost {
-            path: path.to_owned(),
-            number: map_number,
-            why: "map entry whose value a closed enum of the reader does not declare",
-        });
-        return Ok(None);
+    if let (Some(body), Kind::Message(m)) = (&value, entry.get_field(2).unwrap().kind()) {
+        // The value's records, merged, as the entry holds them.
+        let mut merged = DynamicMessage::new(m);
+        let mut rest = body.as_slice();
+        while !rest.is_empty() {
+            let (_, wire) = get_tag(&mut rest)?;
+            let Raw::Len(payload) = get_raw(&mut rest, wire, 2)? else {
+                unreachable!()
+            };
+            merged
+                .merge(payload)
+                .map_err(|e| format!("prost-reflect after sanitizing: {e}"))?;
+        }
+        check_required(&merged, &format!("{path}.value"), &mut found.missing);
     }
     let mut out = key.unwrap_or_default();
     out.extend(value.unwrap_or_default());
-    Ok(Some(out))
+    Ok(out)
 }
 
-/// Whether Java's `isInitialized` holds: every required field set, in every message present.
-pub fn check_required(message: &DynamicMessage, path: &str) -> Result<(), String> {
+/// Java's `isInitialized`: every required field set, in every message present (map values are
+/// checked by [`sanitize_entry`]); the paths of those missing go to `missing`.
+pub fn check_required(message: &DynamicMessage, path: &str, missing: &mut Vec<String>) {
     for field in message.descriptor().fields() {
         let fpath = format!("{path}.{}", field.name());
         if field.is_required() && !message.has_field(&field) {
-            return Err(fpath);
+            missing.push(fpath);
+            continue;
         }
-        if !message.has_field(&field) {
+        if !message.has_field(&field) || field.is_map() {
             continue;
         }
         match message.get_field(&field).as_ref() {
-            Value::Message(m) => check_required(m, &fpath)?,
+            Value::Message(m) => check_required(m, &fpath, missing),
             Value::List(list) => {
                 for v in list {
                     if let Value::Message(m) = v {
-                        check_required(m, &fpath)?;
-                    }
-                }
-            }
-            Value::Map(map) => {
-                for v in map.values() {
-                    if let Value::Message(m) = v {
-                        check_required(m, &fpath)?;
+                        check_required(m, &fpath, missing);
                     }
                 }
             }
             _ => {}
         }
     }
-    Ok(())
 }
