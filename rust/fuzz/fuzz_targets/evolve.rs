@@ -12,8 +12,8 @@
 //!   be a fault of this target's model of protobuf-java, not of the engine).
 //!
 //! `EVOLVE_COUNT=silent` (or `silent,unsound`, `all`) counts those instead of failing, and
-//! prints the first few cases of each kind; every 15 seconds the figures go to stderr
-//! (`evolve: inputs=…`).
+//! prints the first few cases of each kind; every 15 seconds and at exit the figures go to
+//! stderr (`evolve: inputs=…`), with the counted kinds.
 #![no_main]
 
 #[path = "evolve/compare.rs"]
@@ -128,13 +128,13 @@ fn print_stats() {
         g(&s.misread_messages), g(&s.misread_directions), g(&s.conservative_flagged), g(&s.pip_failed),
         g(&s.pip_warned_only), g(&s.silent), g(&s.unsound), g(&s.examples)
     );
-    for (kind, n) in KINDS.lock().unwrap().iter() {
+    for (kind, n) in KINDS.lock().unwrap_or_else(|e| e.into_inner()).iter() {
         eprintln!("evolve:   {n:>8}  {kind}");
     }
 }
 
 fn maybe_print_stats() {
-    let mut last = LAST_PRINT.lock().unwrap();
+    let mut last = LAST_PRINT.lock().unwrap_or_else(|e| e.into_inner());
     let now = Instant::now();
     match *last {
         None => *last = Some(now),
@@ -206,7 +206,7 @@ fn describe(
 
 /// Counts `what` under `key`, printing the first three cases of each key.
 fn count(what: &str, key: String, report: impl FnOnce() -> String) {
-    let mut kinds = KINDS.lock().unwrap();
+    let mut kinds = KINDS.lock().unwrap_or_else(|e| e.into_inner());
     let n = kinds.entry(format!("{what}: {key}")).or_insert(0);
     *n += 1;
     if *n <= 3 {
@@ -451,7 +451,20 @@ fn run(data: &[u8]) -> arbitrary::Result<()> {
     Ok(())
 }
 
+extern "C" {
+    fn atexit(callback: extern "C" fn()) -> i32;
+}
+
+extern "C" fn print_stats_at_exit() {
+    print_stats();
+}
+
 fuzz_target!(|data: &[u8]| {
+    // The figures once more when libFuzzer exits (its time is up, or a crash).
+    static AT_EXIT: OnceLock<()> = OnceLock::new();
+    AT_EXIT.get_or_init(|| unsafe {
+        atexit(print_stats_at_exit);
+    });
     let _ = run(data);
     maybe_print_stats();
 });

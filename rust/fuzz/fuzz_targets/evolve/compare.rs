@@ -151,7 +151,7 @@ fn message(w: &DynamicMessage, r: &DynamicMessage, path: &str, out: &mut Out) {
         if !on_wire(w, &wf, &wv) {
             if singular_scalar(&wf) && singular_scalar(&rf) {
                 let (a, b) = (norm(&wv), norm(&rv));
-                if !same_scalar(&a, &b) && !(is_zero(&a) && is_zero(&b)) {
+                if !(same_scalar(&a, &b) || (is_zero(&a) && is_zero(&b))) {
                     out.push(
                         &fpath,
                         "default",
