@@ -2,11 +2,29 @@
 # Seeds the fuzz corpora (rust/fuzz/corpus/<target>, not committed) from the shared fixtures:
 # the bad-input catalogue and every compat and conservative case compiled with the protocompat
 # CLI (can_read seeds: FULL under pip246 for compat, under conservative for conservative).
+# `seed.sh evolve` seeds evolve alone, without building the CLI: its input is any bytes (the
+# target builds schemas, evolution steps and messages from them), so its seeds are 64 fixed
+# pseudo-random inputs of 64 to 1024 bytes.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+corpus=rust/fuzz/corpus
+seed_evolve() {
+  rm -rf "$corpus/evolve" && mkdir -p "$corpus/evolve"
+  python3 - "$corpus/evolve" <<'PY'
+import random, sys
+rng = random.Random(246)
+for i in range(64):
+    size = rng.randint(64, 1024)
+    open(f"{sys.argv[1]}/seed-{i:02d}", "wb").write(bytes(rng.getrandbits(8) for _ in range(size)))
+PY
+}
+seed_evolve
+if [ "${1:-}" = evolve ]; then
+  echo "seeded: $(ls "$corpus/evolve" | wc -l) evolve"
+  exit 0
+fi
 cli=target/release/protocompat
 [ -x "$cli" ] || cargo build --release --locked -p protocompat-cli
-corpus=rust/fuzz/corpus
 mkdir -p "$corpus/schema_json" "$corpus/descriptor_set" "$corpus/can_read"
 cp tests/fixtures/bad/*.schema "$corpus/schema_json/"
 for dir in tests/fixtures/compat/*/ tests/fixtures/conservative/*/; do
@@ -33,4 +51,4 @@ done
 # one_pass reads the same input as descriptor_set, full_both_ways the same as can_read.
 rm -rf "$corpus/one_pass" && cp -r "$corpus/descriptor_set" "$corpus/one_pass"
 rm -rf "$corpus/full_both_ways" && cp -r "$corpus/can_read" "$corpus/full_both_ways"
-echo "seeded: $(ls "$corpus/schema_json" | wc -l) schema_json, $(ls "$corpus/descriptor_set" | wc -l) descriptor_set, $(ls "$corpus/can_read" | wc -l) can_read, $(ls "$corpus/one_pass" | wc -l) one_pass, $(ls "$corpus/full_both_ways" | wc -l) full_both_ways"
+echo "seeded: $(ls "$corpus/schema_json" | wc -l) schema_json, $(ls "$corpus/descriptor_set" | wc -l) descriptor_set, $(ls "$corpus/can_read" | wc -l) can_read, $(ls "$corpus/one_pass" | wc -l) one_pass, $(ls "$corpus/full_both_ways" | wc -l) full_both_ways, $(ls "$corpus/evolve" | wc -l) evolve"
