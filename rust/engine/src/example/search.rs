@@ -59,7 +59,20 @@ pub(crate) fn search<'a>(
     }
     let mut failure = None;
     let mut too_large = false;
-    for candidate in candidates(writer, reader, subject) {
+    for mut candidate in candidates(writer, reader, subject) {
+        // What a writer puts on the wire is what it holds: a field without presence set to
+        // its default is not written (the unset candidate comes last), and messages inside
+        // are compared as protobuf-java writes them.
+        if candidate.iter().any(|(f, values)| unwritten(*f, values)) {
+            continue;
+        }
+        for (_, values) in &mut candidate {
+            for value in values {
+                if let Val::Msg(inner) = value {
+                    as_java_writes(inner);
+                }
+            }
+        }
         let Some(message) = assemble(roots.0, trail, writer, &candidate) else {
             // The writer's required fields could not all be filled.
             too_large = true;
@@ -290,7 +303,7 @@ fn singles<'a>(field: FieldRef<'a>, reader: Option<FieldRef<'a>>) -> Vec<Val<'a>
     if let (Kind::Scalar(s), Some(Kind::Enum(r))) = (field.kind(), reader.map(|r| r.kind())) {
         if !matches!(
             s,
-            Scalar::String | Scalar::Bytes | Scalar::Float | Scalar::Double
+            Scalar::String | Scalar::Bytes | Scalar::Float | Scalar::Double | Scalar::Bool
         ) {
             let top = r.values().map(|(_, n)| n).max().unwrap_or(0);
             out.insert(0, Val::Int(i128::from(top) + 1));
@@ -436,6 +449,15 @@ fn assemble<'a>(
     Some(message)
 }
 
+/// Whether a field's values are nothing on the wire: one value, its default, in a field
+/// without presence.
+fn unwritten(field: FieldRef<'_>, values: &[Val<'_>]) -> bool {
+    !field.is_repeated()
+        && !field.has_presence()
+        && values.len() == 1
+        && default_of(field).is_some_and(|d| same(field, values, field, &[d], false))
+}
+
 /// The message as protobuf-java puts it on the wire, and so as its text format reads back: a
 /// field without presence that holds its default (proto3's zero, an Editions IMPLICIT field's)
 /// is not written; a map entry always has its key and its value, defaults included.
@@ -454,14 +476,9 @@ fn as_java_writes(message: &mut Msg<'_>) {
             }
         }
     } else {
-        message.fields.retain(|(field, values)| {
-            let zero = !field.is_repeated()
-                && !field.has_presence()
-                && values.len() == 1
-                && default_of(*field)
-                    .is_some_and(|d| same(*field, &values[..1], *field, &[d], false));
-            !zero
-        });
+        message
+            .fields
+            .retain(|(field, values)| !unwritten(*field, values));
     }
     for (_, values) in &mut message.fields {
         for value in values {
