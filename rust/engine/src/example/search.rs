@@ -291,7 +291,7 @@ fn singles<'a>(field: FieldRef<'a>, reader: Option<FieldRef<'a>>) -> Vec<Val<'a>
         }
         Kind::Message(m) | Kind::Group(m) => {
             if field.is_map() {
-                entry(m).map(Val::Msg).into_iter().collect()
+                entries(m, reader.and_then(|r| r.kind().message()))
             } else {
                 let mut v: Vec<Val<'a>> = minimal(m, 0, &mut 0).map(Val::Msg).into_iter().collect();
                 v.extend(marked(m, 1).map(Val::Msg));
@@ -387,6 +387,27 @@ fn marked<'a>(m: MessageRef<'a>, k: i32) -> Option<Msg<'a>> {
         .find(|f| !f.is_required() && !f.is_repeated() && f.kind().message().is_none())?;
     message.put(field, vec![small(field, k)?]);
     Some(message)
+}
+
+/// Map entries worth trying: one of small values, then the key's and the value's own
+/// candidates (extremes, text that is not ASCII, …) beside a small other half.
+fn entries<'a>(m: MessageRef<'a>, reader: Option<MessageRef<'a>>) -> Vec<Val<'a>> {
+    let mut out: Vec<Val<'a>> = entry(m).map(Val::Msg).into_iter().collect();
+    let Some(base) = entry(m) else {
+        return out;
+    };
+    for field in m.fields() {
+        if field.kind().message().is_some() {
+            continue;
+        }
+        let counterpart = reader.and_then(|r| r.field(field.number()));
+        for value in singles(field, counterpart) {
+            let mut varied = base.clone();
+            varied.put(field, vec![value]);
+            out.push(Val::Msg(varied));
+        }
+    }
+    out
 }
 
 /// One map entry with a key and a value that are not their defaults.
@@ -540,7 +561,7 @@ fn compare<'a>(
             if meant.is_empty()
                 || seen.is_empty()
                 || !comparable_defaults(*field, r)
-                || same(*field, &meant, r, &seen, false)
+                || same(*field, &meant, r, &seen, true)
             {
                 continue;
             }
