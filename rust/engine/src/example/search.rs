@@ -58,7 +58,8 @@ pub(crate) fn search<'a>(
         reader_path.push_str(r.name());
     }
     let mut failure = None;
-    let mut too_large = false;
+    // Why candidates were passed over, for the reason given when none is an example.
+    let (mut unfillable, mut too_large) = (false, false);
     for mut candidate in candidates(writer, reader, subject) {
         // What a writer puts on the wire is what it holds: a field without presence set to
         // its default is not written (the unset candidate comes last), and messages inside
@@ -74,8 +75,7 @@ pub(crate) fn search<'a>(
             }
         }
         let Some(message) = assemble(roots.0, trail, writer, &candidate) else {
-            // The writer's required fields could not all be filled.
-            too_large = true;
+            unfillable = true;
             continue;
         };
         let bytes = encode(&message);
@@ -107,6 +107,11 @@ pub(crate) fn search<'a>(
     }
     Err(if too_large {
         format!("the smallest message along this path takes more than {EXAMPLE_BYTES} bytes")
+    } else if unfillable {
+        format!(
+            "the writer's required fields along this path need more than {FILLED} values, or \
+             nest deeper than {DEEPEST}"
+        )
     } else {
         "every message tried along this path reads the same under both schemas".to_owned()
     })
