@@ -70,6 +70,9 @@ class BrokerMetricsIT extends WithBroker {
         assertEquals(value(before, "protocompat_check_duration_seconds_count", "cache=\"cold\"") + 2,
                 value(after, "protocompat_check_duration_seconds_count", "cache=\"cold\""));
         assertEquals(1, value(after, "protocompat_native_library_loaded"), 0.0);
+        // The jar's manifest gives the version (`protocompat brokers` compares it across brokers).
+        assertEquals(1, value(after, "protocompat_info", pip246, "version=\"" + System.getProperty(
+                "protocompat.version", "0.1.0") + "\""), 0.0, after);
         assertTrue(value(after, "protocompat_cache_entries", "cache=\"schemas\"") >= 3, after);
         assertTrue(value(after, "protocompat_verdict_cache_lookups_total", "result=\"miss\"") >= 3, after);
         // No schema, topic or field name is a label.

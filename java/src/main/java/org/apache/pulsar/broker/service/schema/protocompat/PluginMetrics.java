@@ -102,7 +102,7 @@ public final class PluginMetrics {
 
         Recorder(String profile) {
             this.profile = profile;
-            new NativeState().register();
+            new NativeState(profile).register();
         }
 
         void record(String result, long nanos, boolean fromCaches) {
@@ -113,9 +113,30 @@ public final class PluginMetrics {
 
     /** What the native library holds, read at each scrape. */
     private static final class NativeState extends Collector {
+        /** The jar's version, from its manifest; "unknown" when the classes are not in a jar. */
+        private static final String VERSION = version();
+
+        private final String profile;
+
+        NativeState(String profile) {
+            this.profile = profile;
+        }
+
+        private static String version() {
+            String version = PluginMetrics.class.getPackage().getImplementationVersion();
+            return version == null ? "unknown" : version;
+        }
+
         @Override
         public List<MetricFamilySamples> collect() {
             List<MetricFamilySamples> samples = new ArrayList<>();
+            // Which checker this broker runs, for `protocompat brokers` and dashboards: every broker
+            // that can own a topic must show the same profile and version (operator's guide, 3).
+            GaugeMetricFamily info = new GaugeMetricFamily("protocompat_info",
+                    "1 on a broker whose PROTOBUF_NATIVE checker is this plugin, with its rule profile and version",
+                    List.of("profile", "version"));
+            info.addMetric(List.of(profile, VERSION), 1);
+            samples.add(info);
             boolean loaded = NativeLibrary.ensureLoaded() == null;
             samples.add(new GaugeMetricFamily("protocompat_native_library_loaded",
                     "1 when the native PROTOBUF_NATIVE checker is loaded; 0 means every such schema is rejected",

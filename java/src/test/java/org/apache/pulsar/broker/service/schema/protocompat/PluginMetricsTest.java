@@ -77,6 +77,8 @@ class PluginMetricsTest {
         assertEquals(warm + 3, durations("warm"), "v1 against itself twice, and the second v1/v2 check");
         assertTrue(value("protocompat_verdict_cache_lookups_total", new String[] {"result"}, "hit") >= hits + 2);
         assertEquals(1, value("protocompat_native_library_loaded", new String[0]));
+        // Outside a jar (target/classes) the manifest's version is not there.
+        assertEquals(1, value("protocompat_info", new String[] {"profile", "version"}, PROFILE, "unknown"));
         assertTrue(value("protocompat_cache_entries", new String[] {"cache"}, "schemas") >= 3);
         assertTrue(value("protocompat_cache_bytes", new String[] {"cache"}, "verdicts") > 0);
         assertEquals(unreadable + 1,
