@@ -5,7 +5,7 @@
 //! origin of `--admin-url` (and hosts the user allows) only, every request of a command draws
 //! on one deadline, and each answer is read within a bound, parsed as it streams in.
 
-use std::io::{BufReader, Read};
+use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -55,12 +55,13 @@ pub struct Access {
     /// With a token, a redirect elsewhere than --admin-url's host and port is refused, so that
     /// the token goes nowhere else. This lets it follow redirects to HOST (any port) or
     /// HOST:PORT, such as the cluster's brokers that own topics; `*.DOMAIN` allows every host
-    /// under DOMAIN. Repeatable.
+    /// under DOMAIN. `brokers` sends the token with its scrape of such a broker's /metrics/
+    /// too, and with no other. Repeatable.
     #[arg(long, value_name = "HOST[:PORT]", value_parser = AllowedHost::parse)]
     pub allow_redirect_host: Vec<AllowedHost>,
     /// Seconds the command may spend on the admin API in all: every request (each redirect,
-    /// each topic of an audit) draws on this one deadline. Default: 60 for check, 600 for
-    /// audit.
+    /// each topic of an audit, each broker's /metrics/) draws on this one deadline. Default:
+    /// 60 for check and brokers, 600 for audit.
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: Option<u64>,
     /// The largest answer read from the admin API, in bytes or with a unit (KiB, MiB, GiB); a
@@ -306,6 +307,8 @@ const MAX_REDIRECTS: usize = 5;
 const SMALL_ANSWER_BYTES: u64 = 64 << 10;
 /// The deadline of `check --admin-url` without --timeout.
 pub const CHECK_TIMEOUT: Duration = Duration::from_secs(60);
+/// The deadline of `brokers` without --timeout: a few lists, and each broker's metrics.
+pub const BROKERS_TIMEOUT: Duration = Duration::from_secs(60);
 /// The deadline of `audit` without --timeout: it reads every topic's history.
 pub const AUDIT_TIMEOUT: Duration = Duration::from_secs(600);
 
@@ -376,16 +379,35 @@ impl Client {
     /// GETs `path` under the admin URL, following the broker's redirects where the token may
     /// go; the answer, its body not read yet.
     pub fn get(&self, path: &str) -> Result<Answer<'_>, String> {
-        let mut url = format!("{}{path}", self.base);
-        let mut origin = self.origin.clone();
+        let url = format!("{}{path}", self.base);
+        self.request(url, self.origin.clone(), "application/json")
+    }
+
+    /// GETs an absolute `url` that may be on another origin than --admin-url's, such as another
+    /// broker's /metrics/: the token goes with it only if it may go there (--admin-url's
+    /// origin, --allow-redirect-host), and the request goes without it otherwise.
+    pub fn get_url(&self, url: &str, accept: &str) -> Result<Answer<'_>, String> {
+        let origin = Origin::of(url).map_err(|e| format!("GET {}: {e}", bound(url, 300)))?;
+        self.request(url.to_owned(), origin, accept)
+    }
+
+    fn request(
+        &self,
+        mut url: String,
+        mut origin: Origin,
+        accept: &str,
+    ) -> Result<Answer<'_>, String> {
+        // Decided once for the chain: a redirect from where the token went to where it may
+        // not go is refused below, rather than followed without it.
+        let token = self.token.as_deref().filter(|_| self.token_may_go(&origin));
         for _ in 0..=MAX_REDIRECTS {
             let left = self
                 .deadline
                 .checked_duration_since(Instant::now())
                 .filter(|left| !left.is_zero())
                 .ok_or_else(|| self.timed_out(&url))?;
-            let mut request = self.agent.get(&url).header("Accept", "application/json");
-            if let Some(token) = &self.token {
+            let mut request = self.agent.get(&url).header("Accept", accept);
+            if let Some(token) = token {
                 // Never otherwise: a redirect elsewhere is refused below before it is followed.
                 debug_assert!(self.token_may_go(&origin));
                 request = request.header("Authorization", &format!("Bearer {token}"));
@@ -419,7 +441,7 @@ impl Client {
                         bound(location, 300)
                     )
                 })?;
-                self.may_follow(&url, &origin, &next, &to)?;
+                self.may_follow(&url, &origin, &next, &to, token.is_some())?;
                 (url, origin) = (next, to);
                 continue;
             }
@@ -427,6 +449,7 @@ impl Client {
                 client: self,
                 url,
                 status,
+                token_sent: token.is_some(),
                 body: response.into_body(),
             });
         }
@@ -436,13 +459,29 @@ impl Client {
         ))
     }
 
+    /// `http` or `https`, as --admin-url has it.
+    pub fn scheme(&self) -> &str {
+        &self.origin.scheme
+    }
+
+    pub fn has_token(&self) -> bool {
+        self.token.is_some()
+    }
+
     fn token_may_go(&self, origin: &Origin) -> bool {
         *origin == self.origin || self.allowed.iter().any(|host| host.allows(origin))
     }
 
     /// Whether a redirect from `url` to `next` is followed: never from https to http, and with
     /// a token only where the token may go.
-    fn may_follow(&self, url: &str, from: &Origin, next: &str, to: &Origin) -> Result<(), String> {
+    fn may_follow(
+        &self,
+        url: &str,
+        from: &Origin,
+        next: &str,
+        to: &Origin,
+        with_token: bool,
+    ) -> Result<(), String> {
         let (url, next) = (printable(url), bound(next, 300));
         if from.scheme == "https" && to.scheme == "http" {
             return Err(format!(
@@ -450,7 +489,7 @@ impl Client {
                  not followed: the request, and any token, would cross the network unencrypted"
             ));
         }
-        if self.token.is_none() || self.token_may_go(to) {
+        if !with_token || self.token_may_go(to) {
             return Ok(());
         }
         let host = printable(&to.host);
@@ -501,12 +540,45 @@ pub struct Answer<'a> {
     client: &'a Client,
     url: String,
     status: u16,
+    /// Whether the request carried the token, for saying why a server refused it.
+    token_sent: bool,
     body: ureq::Body,
 }
 
 impl Answer<'_> {
     pub fn status(&self) -> u16 {
         self.status
+    }
+
+    pub fn token_sent(&self) -> bool {
+        self.token_sent
+    }
+
+    /// The body handed to `read` as it streams in, within the client's bound and deadline;
+    /// `what` names the answer in messages.
+    pub fn stream<T>(
+        self,
+        what: &str,
+        read: impl FnOnce(&mut dyn BufRead) -> std::io::Result<T>,
+    ) -> Result<T, String> {
+        let Answer {
+            client, url, body, ..
+        } = self;
+        let limit = client.max_response;
+        if body.content_length().is_some_and(|length| length > limit) {
+            return Err(client.too_big(&url, what));
+        }
+        let mut reader = Bounded::new(body.into_reader(), limit);
+        let read = read(&mut BufReader::with_capacity(64 << 10, &mut reader));
+        read.map_err(|e| {
+            if reader.exceeded {
+                client.too_big(&url, what)
+            } else if reader.timed_out {
+                format!("{what}: {}", client.timed_out(&url))
+            } else {
+                format!("{what}: {}", client.failed(&url, &e))
+            }
+        })
     }
 
     /// The body parsed as `T` while it streams in, never held whole; `what` names the answer in
@@ -554,11 +626,23 @@ impl Answer<'_> {
 
     /// The reason a broker gave for an error status, from its `{"reason": …}` body.
     pub fn refused(self, what: &str) -> String {
+        let status = self.status;
+        let reason = self.reason();
+        let hint = match status {
+            401 => " (give a token with --auth-token, --auth-token-file or PULSAR_AUTH_TOKEN)",
+            403 => " (the token's role may not read this topic's schemas)",
+            _ => "",
+        };
+        format!("{what}: HTTP {status}: {reason}{hint}")
+    }
+
+    /// The reason of an error answer, from a `{"reason": …}` body or the body's first
+    /// characters, printable.
+    pub fn reason(self) -> String {
         #[derive(Deserialize)]
         struct Error {
             reason: Option<String>,
         }
-        let status = self.status;
         let mut body = Vec::new();
         // What arrives before the bound or the deadline is enough to say why.
         let _ = self
@@ -566,7 +650,7 @@ impl Answer<'_> {
             .into_reader()
             .take(SMALL_ANSWER_BYTES)
             .read_to_end(&mut body);
-        let reason = match serde_json::from_slice::<Error>(&body) {
+        match serde_json::from_slice::<Error>(&body) {
             Ok(Error {
                 reason: Some(reason),
             }) => bound(&reason, 4000),
@@ -577,13 +661,7 @@ impl Answer<'_> {
                     .collect::<String>(),
             )
             .into_owned(),
-        };
-        let hint = match status {
-            401 => " (give a token with --auth-token, --auth-token-file or PULSAR_AUTH_TOKEN)",
-            403 => " (the token's role may not read this topic's schemas)",
-            _ => "",
-        };
-        format!("{what}: HTTP {status}: {reason}{hint}")
+        }
     }
 }
 

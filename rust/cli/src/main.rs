@@ -2,9 +2,11 @@
 
 mod audit;
 mod broker;
+mod brokers;
 mod check;
 mod input;
 mod locate;
+mod metrics;
 mod output;
 mod safe;
 
@@ -52,6 +54,17 @@ enum Command {
     /// switched on. Exit status: 0 no conflict, 1 a history the profile refuses, 2 bad usage
     /// or an unreachable broker.
     Audit(audit::AuditArgs),
+    /// Whether every broker of a cluster runs the same checker: the protocompat plugin, its
+    /// native library loaded, with one profile and one version, as each broker's /metrics/
+    /// says.
+    ///
+    /// A topic's bundle moves between brokers: one left on Pulsar's built-in checker, on
+    /// another profile or without the library accepts or refuses what the others do not.
+    /// Exit status: 0 every broker runs the plugin with its library loaded, one profile (the
+    /// --profile, if given) and one version; 1 a broker differs, lacks the plugin or the
+    /// library, or could not be asked; 2 bad usage, or the list of clusters or brokers could
+    /// not be read.
+    Brokers(brokers::BrokersArgs),
     /// Print the Pulsar schema data for a schema file: the JSON the broker stores (what the
     /// Java client uploads for the same descriptors), or with --upload the file
     /// `pulsar-admin schemas upload --filename` takes.
@@ -95,6 +108,7 @@ fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Check(request) => check::run(request),
         Command::Audit(args) => audit::run(args),
+        Command::Brokers(args) => brokers::run(args),
         Command::Schema {
             upload,
             input,

@@ -1,6 +1,8 @@
 //! What the CLI's test files share: running the command as a user would, and their data.
 #![allow(dead_code)]
 
+pub mod http;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
