@@ -521,7 +521,7 @@ impl Client {
     fn too_big(&self, url: &str, what: &str) -> String {
         format!(
             "{what}: GET {}: the answer is larger than --max-response-bytes ({} bytes), so it \
-             was not read; raise --max-response-bytes if the history is really that large",
+             was not read; raise --max-response-bytes if the answer is really that large",
             printable(url),
             self.max_response
         )

@@ -40,7 +40,8 @@ pub struct BrokersArgs {
     /// The cluster whose brokers are asked; needed when the admin API lists several.
     #[arg(long, value_name = "NAME")]
     pub cluster: Option<String>,
-    /// The profile every broker must run; without it, the brokers must agree with each other.
+    /// The profile every broker must run (`protocompat rules` lists them); without it, the
+    /// brokers must agree with each other.
     #[arg(long, value_parser = parse_profile)]
     pub profile: Option<&'static Profile>,
     #[arg(long, value_enum, default_value_t = BrokersFormat::Text)]
@@ -428,7 +429,7 @@ fn text(cluster: &str, brokers: &[Broker], verdict: &Verdict, profile: Option<&P
             differing.join(", ")
         ),
         (None, _) if verdict.tie => format!(
-            "DIFFER: no profile and version is run by more brokers than another: {}",
+            "DIFFER: the brokers disagree, and no profile and version is run by more of them than any other: {}",
             differing.join(", ")
         ),
         (None, _) => format!(

@@ -418,3 +418,52 @@ fn hostile_metrics_stay_inert_and_short() {
         }
     }
 }
+
+/// A broker's metrics as a large chunked answer, ours at the end: read as it streams, within
+/// --max-response-bytes, which a smaller bound refuses for that broker only.
+#[test]
+fn large_metrics_are_streamed_within_the_bound() {
+    let large = Server::http(|seen, w| {
+        if seen.path != "/metrics/" {
+            return answer(w, "404 Not Found", "{}");
+        }
+        w.write_all(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\
+              Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
+        )?;
+        let chunk = |w: &mut dyn Write, data: &[u8]| -> io::Result<()> {
+            write!(w, "{:x}\r\n", data.len())?;
+            w.write_all(data)?;
+            w.write_all(b"\r\n")
+        };
+        let block = "pulsar_storage_size{cluster=\"standalone\",topic=\"persistent://t/n/x\"} 0\n"
+            .repeat(16 << 10);
+        for _ in 0..16 {
+            chunk(w, block.as_bytes())?;
+        }
+        chunk(w, with_plugin("pip246", "0.1.0", 1).as_bytes())?;
+        w.write_all(b"0\r\n\r\n")
+    });
+    let small = broker(with_plugin("pip246", "0.1.0", 1));
+    let admin = admin(vec![id(&large), id(&small)], None);
+    let out = brokers(&admin, &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+
+    let bounded = brokers(&admin, &["--max-response-bytes", "1MiB"]);
+    let stdout = text(&bounded.stdout);
+    assert_eq!(bounded.status.code(), Some(1), "{stdout}");
+    let line = stdout.lines().find(|l| l.contains(&id(&large))).unwrap();
+    assert!(
+        line.contains("unreachable: the metrics of broker")
+            && line.contains("larger than --max-response-bytes (1048576 bytes)"),
+        "{stdout}"
+    );
+    let line = stdout.lines().find(|l| l.contains(&id(&small))).unwrap();
+    assert!(line.ends_with("plugin pip246 0.1.0"), "{stdout}");
+}
