@@ -4,6 +4,7 @@
 package dev.protocompat.broker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -71,7 +72,7 @@ class BrokerClusterIT {
         cluster.unload(namespace, cluster.bundle(topic), destination);
         assertEquals(destination, cluster.owner(topic), "the lookup after the unload");
         assertTrue(destination.ownedBundles().contains(bundle), destination + " owns " + bundle);
-        assertTrue(!from.ownedBundles().contains(bundle), from + " no longer owns " + bundle);
+        assertFalse(from.ownedBundles().contains(bundle), from + " no longer owns " + bundle);
     }
 
     /**
@@ -143,6 +144,7 @@ class BrokerClusterIT {
             // The producer connected to the first broker reconnects to the second, with v1.
             assertNotNull(writer.send(new byte[] {8, 2}));
             assertTrue(writer.isConnected());
+            assertEquals(List.of(writer.getProducerName()), cluster.producerNames(topic), "producers on " + second);
             Answer refusedBySecond = viaSecond.upload(topic, Shop.version(3));
             assertEquals(409, refusedBySecond.status(), refusedBySecond.toString());
             assertEquals(report, SchemaRest.errorMessage(refusedBySecond), "the same verdict from either broker");
@@ -166,6 +168,30 @@ class BrokerClusterIT {
             assertNotEquals(report, SchemaRest.errorMessage(v3AgainstV2), "checked against v2 now, not v1");
         } finally {
             writer.close();
+        }
+    }
+
+    /** A broker's {@code protocompat_info} samples, labels and value, as a scraper reads them. */
+    private static List<String> protocompatInfo(Broker broker) throws Exception {
+        return broker.metrics().lines().filter(line -> line.startsWith("protocompat_info{")).toList();
+    }
+
+    private static boolean nativeLibraryLoaded(Broker broker) throws Exception {
+        return broker.metrics().lines()
+                .anyMatch(line -> line.matches("protocompat_native_library_loaded(\\{[^}]*\\})? 1(\\.0)?"));
+    }
+
+    /** What `protocompat brokers` compares: every plugin broker reports the same profile and version. */
+    @Test
+    void everyBrokerReportsTheSameProfileAndVersion() throws Exception {
+        List<String> first = protocompatInfo(cluster.brokers().get(0));
+        assertEquals(1, first.size(), first.toString());
+        assertTrue(first.get(0).contains("profile=\"pip246\""), first.toString());
+        assertTrue(first.get(0).contains("version=\"" + System.getProperty("protocompat.version", "0.1.0") + "\""),
+                first.toString());
+        for (Broker broker : cluster.brokers()) {
+            assertEquals(first, protocompatInfo(broker), broker.toString());
+            assertTrue(nativeLibraryLoaded(broker), broker.toString());
         }
     }
 
@@ -230,6 +256,14 @@ class BrokerClusterIT {
             Answer accepted = new SchemaRest(builtIn.webUrl()).upload(topic, Shop.version(3));
             assertEquals(200, accepted.status(), "the built-in checker lets v3 through: " + accepted);
             assertEquals(1, SchemaRest.version(accepted));
+        }
+
+        /** The plugin's classes are on its classpath too, but it is not configured: no protocompat_ metric. */
+        @Test
+        void itsMetricsHaveNoProtocompatSample() throws Exception {
+            assertTrue(builtIn.metrics().lines().noneMatch(line -> line.startsWith("protocompat_")),
+                    builtIn.metrics().lines().filter(line -> line.startsWith("protocompat_")).toList().toString());
+            assertEquals(1, protocompatInfo(cluster.brokers().get(0)).size());
         }
 
         @Test

@@ -31,7 +31,8 @@ import java.util.List;
  */
 public final class PulsarCluster implements AutoCloseable {
 
-    public static final String NAME = "protocompat";
+    /** Not "protocompat": a scraper must match metric names, not a cluster label's value. */
+    public static final String NAME = "cluster-a";
 
     private static final Duration STARTUP = Duration.ofSeconds(180);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -111,6 +112,11 @@ public final class PulsarCluster implements AutoCloseable {
             List<String> ids = new ArrayList<>();
             JSON.readTree(send(webUrl(), "GET", "/admin/v2/brokers/" + NAME, null)).forEach(id -> ids.add(id.asText()));
             return ids;
+        }
+
+        /** The broker's Prometheus metrics ({@code GET /metrics/}), as a scraper gets them. */
+        public String metrics() throws IOException, InterruptedException {
+            return send(webUrl(), "GET", "/metrics/", null);
         }
 
         /** The bundles this broker says it owns, as {@code tenant/namespace/range}. */
@@ -218,6 +224,14 @@ public final class PulsarCluster implements AutoCloseable {
     /** The range of the namespace bundle the topic belongs to, such as {@code 0x40000000_0x80000000}. */
     public String bundle(String topic) throws IOException, InterruptedException {
         return get("/lookup/v2/topic/persistent/" + topic + "/bundle");
+    }
+
+    /** The names of the producers connected to the topic, from its owner's stats. */
+    public List<String> producerNames(String topic) throws IOException, InterruptedException {
+        List<String> names = new ArrayList<>();
+        JSON.readTree(get("/admin/v2/persistent/" + topic + "/stats")).path("publishers")
+                .forEach(p -> names.add(p.path("producerName").asText()));
+        return names;
     }
 
     /** The namespace's bundle boundaries ({@code GET /admin/v2/namespaces/{ns}/bundles}). */
