@@ -4,8 +4,6 @@
 package dev.protocompat.broker;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,12 +13,9 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * A real Pulsar standalone broker (embedded RocksDB metadata store and bookie) in a child JVM,
@@ -47,14 +42,14 @@ public final class StandaloneBroker implements AutoCloseable {
     private final String adminToken;
     private final int webPortTls;
     private final Thread cleanup;
-    private Process process;
+    private ChildJvm jvm;
 
     private StandaloneBroker(Path dir, String java, List<String> jvmOptions, Secured secured, List<String> conf)
             throws IOException {
         this.dir = dir;
         this.java = java;
         this.jvmOptions = List.copyOf(jvmOptions);
-        int[] ports = freePorts(4);
+        int[] ports = ChildJvm.freePorts(4);
         this.webPort = ports[0];
         this.brokerPort = ports[1];
         this.bookiePort = ports[2];
@@ -75,17 +70,6 @@ public final class StandaloneBroker implements AutoCloseable {
                 "allowLoopback=true",
                 "") + (secured == null ? "" : secured.conf(webPortTls))
                 + String.join("", conf.stream().map(line -> line + "\n").toList()));
-        Files.writeString(dir.resolve("log4j2.properties"), String.join("\n",
-                "status = error",
-                "appender.file.type = File",
-                "appender.file.name = file",
-                "appender.file.fileName = " + dir.resolve("broker.log"),
-                "appender.file.layout.type = PatternLayout",
-                // The thread in brackets, as Pulsar's own log4j2 configuration has it ([%t]).
-                "appender.file.layout.pattern = %d{HH:mm:ss.SSS} [%t] %-5level %c - %msg%n",
-                "rootLogger.level = info",
-                "rootLogger.appenderRef.file.ref = file",
-                ""));
         this.cleanup = new Thread(this::stopQuietly, "stop-standalone-broker");
         Runtime.getRuntime().addShutdownHook(cleanup);
     }
@@ -178,10 +162,10 @@ public final class StandaloneBroker implements AutoCloseable {
 
     /** The broker JVM's process id, for thread dumps ({@code jcmd PID Thread.print}). */
     public long pid() {
-        if (process == null) {
+        if (jvm == null) {
             throw new IllegalStateException("the broker is not running");
         }
-        return process.pid();
+        return jvm.pid();
     }
 
     /** The broker JVM's Java version, as its own metrics report it ({@code jvm_info}). */
@@ -214,33 +198,20 @@ public final class StandaloneBroker implements AutoCloseable {
 
     /** The broker's log so far (log4j2, INFO and up). */
     public String log() {
-        try {
-            Path log = dir.resolve("broker.log");
-            return Files.exists(log) ? Files.readString(log) : "";
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return jvm == null ? "" : jvm.log();
     }
 
     private void launch() throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(java,
-                "-Xms256m", "-Xmx1g", "-XX:MaxDirectMemorySize=512m",
-                "-Dlog4j2.configurationFile=" + dir.resolve("log4j2.properties"),
-                "-Dslf4j.provider=org.apache.logging.slf4j.SLF4JServiceProvider"));
-        command.addAll(jvmOptions);
-        command.addAll(List.of(
-                "-cp", System.getProperty("java.class.path"),
-                "org.apache.pulsar.PulsarStandaloneStarter",
+        List<String> options = new ArrayList<>(List.of("-Xms256m", "-Xmx1g", "-XX:MaxDirectMemorySize=512m"));
+        options.addAll(jvmOptions);
+        jvm = new ChildJvm("broker", dir, java, options, "org.apache.pulsar.PulsarStandaloneStarter", List.of(
                 "--config", dir.resolve("standalone.conf").toString(),
                 "--metadata-dir", dir.resolve("metadata").toString(),
                 "--bookkeeper-dir", dir.resolve("bookkeeper").toString(),
                 "--bookkeeper-port", String.valueOf(bookiePort),
                 "--no-functions-worker",
                 "--no-stream-storage"));
-        process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("stdout.log").toFile()))
-                .start();
+        jvm.start();
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         HttpRequest.Builder probe = HttpRequest.newBuilder(URI.create(webUrl() + "/admin/v2/namespaces/public"))
                 .timeout(Duration.ofSeconds(5));
@@ -248,45 +219,16 @@ public final class StandaloneBroker implements AutoCloseable {
             probe.header("Authorization", "Bearer " + adminToken);
         }
         HttpRequest ready = probe.build();
-        long deadline = System.nanoTime() + STARTUP.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("the broker exited with " + process.exitValue() + ":\n" + tail());
-            }
-            try {
-                HttpResponse<String> response = http.send(ready, HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() == 200 && response.body().contains("public/default")) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(500);
-        }
-        throw new IllegalStateException("the broker did not come up within " + STARTUP + ":\n" + tail());
-    }
-
-    private String tail() {
-        String out = log() + "\n--- stdout ---\n";
-        try {
-            Path stdout = dir.resolve("stdout.log");
-            out += Files.exists(stdout) ? Files.readString(stdout) : "";
-        } catch (IOException e) {
-            out += e;
-        }
-        return out.length() > 6000 ? out.substring(out.length() - 6000) : out;
+        jvm.awaitReady(STARTUP, () -> {
+            HttpResponse<String> response = http.send(ready, HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 && response.body().contains("public/default");
+        });
     }
 
     private void stop() throws InterruptedException {
-        if (process == null) {
-            return;
+        if (jvm != null) {
+            jvm.stop();
         }
-        process.destroy();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
-        }
-        process = null;
     }
 
     private void stopQuietly() {
@@ -295,7 +237,7 @@ public final class StandaloneBroker implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        deleteTree(dir);
+        ChildJvm.deleteTree(dir);
     }
 
     @Override
@@ -306,34 +248,5 @@ public final class StandaloneBroker implements AutoCloseable {
         } catch (IllegalStateException shuttingDown) {
             // the hook is running already
         }
-    }
-
-    private static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // best effort: it is a temp directory
-        }
-    }
-
-    private static int[] freePorts(int count) throws IOException {
-        ServerSocket[] sockets = new ServerSocket[count];
-        int[] ports = new int[count];
-        try {
-            for (int i = 0; i < count; i++) {
-                sockets[i] = new ServerSocket(0);
-                ports[i] = sockets[i].getLocalPort();
-            }
-        } finally {
-            for (ServerSocket socket : sockets) {
-                if (socket != null) {
-                    socket.close();
-                }
-            }
-        }
-        return ports;
     }
 }

@@ -1,0 +1,277 @@
+/*
+ * Licensed under the Apache License, Version 2.0.
+ */
+package dev.protocompat.broker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.protocompat.broker.PulsarCluster.Broker;
+import dev.protocompat.broker.SchemaRest.Answer;
+import java.net.URI;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.pulsar.client.api.Producer;
+import org.apache.pulsar.client.api.PulsarClient;
+import org.apache.pulsar.client.api.PulsarClientException.IncompatibleSchemaException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A cluster of two brokers with the plugin, sharing one ZooKeeper and one bookie (PulsarCluster):
+ * a topic's schema history is the cluster's, so the broker a bundle moves to reads it and gives
+ * the verdicts the first owner gave, word for word. Then a third broker left on Pulsar's built-in
+ * checker, and what it lets through.
+ */
+class BrokerClusterIT {
+
+    private static PulsarCluster cluster;
+    private static PulsarClient client;
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        cluster = PulsarCluster.start(StandaloneBroker.CHECKERS, StandaloneBroker.CHECKERS);
+        // One service URL, as behind a load balancer: lookups lead the client to each topic's owner.
+        client = PulsarClient.builder().serviceUrl(cluster.brokers().get(0).serviceUrl())
+                .operationTimeout(30, TimeUnit.SECONDS).build();
+    }
+
+    @AfterAll
+    static void stopCluster() throws Exception {
+        if (client != null) {
+            client.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    /** {@code tenant/namespace/orders} in a new FULL namespace of four bundles, kept by a subscription. */
+    private static String topicInFourBundles(String namespace) throws Exception {
+        cluster.createNamespace(namespace, 4, "FULL");
+        assertEquals(5, cluster.bundleBoundaries(namespace).size(), "4 bundles, 5 boundaries");
+        String topic = namespace + "/orders";
+        cluster.createSubscribedTopic(topic);
+        return topic;
+    }
+
+    /** Moves the topic's bundle to {@code destination}, and checks that it did move there. */
+    private static void moveBundle(String topic, Broker from, Broker destination) throws Exception {
+        String namespace = topic.substring(0, topic.lastIndexOf('/'));
+        String bundle = namespace + "/" + cluster.bundle(topic);
+        assertTrue(from.ownedBundles().contains(bundle), from + " owns " + bundle + ": " + from.ownedBundles());
+        cluster.unload(namespace, cluster.bundle(topic), destination);
+        assertEquals(destination, cluster.owner(topic), "the lookup after the unload");
+        assertTrue(destination.ownedBundles().contains(bundle), destination + " owns " + bundle);
+        assertFalse(from.ownedBundles().contains(bundle), from + " no longer owns " + bundle);
+    }
+
+    /**
+     * A broker's refusal as the Java client reports it: {@code {"errorMsg":"…","reqId":N,
+     * "remote":"host/ip:port", "local":"…"}}, the message unescaped (so not JSON).
+     */
+    private record ClientError(String brokerMessage, int remotePort, String whole) {
+        private static final Pattern FORM = Pattern.compile(
+                "\\{\"errorMsg\":\"(.*)\",\"reqId\":\\d+, \"remote\":\"[^\"]*:(\\d+)\", \"local\":\"[^\"]*\"\\}",
+                Pattern.DOTALL);
+
+        static ClientError of(Exception e) {
+            Matcher m = FORM.matcher(e.getMessage());
+            assertTrue(m.matches(), "not the client's form: " + e.getMessage());
+            return new ClientError(m.group(1), Integer.parseInt(m.group(2)), e.getMessage());
+        }
+
+        @Override
+        public String toString() {
+            return whole;
+        }
+    }
+
+    private static Broker other(Broker broker) {
+        return cluster.brokers().stream().filter(b -> b != broker && b.checkers().equals(StandaloneBroker.CHECKERS))
+                .findFirst().orElseThrow();
+    }
+
+    /** The broker lists every broker by id {@code advertisedAddress:webServicePort}, as the web URL has it. */
+    @Test
+    void brokersAreListedByTheirWebServiceAddress() throws Exception {
+        List<String> expected = cluster.brokers().stream().map(Broker::id).sorted().toList();
+        for (Broker broker : cluster.brokers()) {
+            assertEquals(expected, broker.listedBrokerIds().stream().sorted().toList(), "as " + broker + " lists them");
+            assertEquals(broker.webUrl(), "http://" + broker.id());
+        }
+    }
+
+    @Test
+    void aMovedBundleKeepsItsHistoryAndItsVerdicts() throws Exception {
+        String topic = topicInFourBundles("public/moves");
+        Broker first = cluster.owner(topic);
+        Broker second = other(first);
+        SchemaRest viaFirst = new SchemaRest(first.webUrl());
+        SchemaRest viaSecond = new SchemaRest(second.webUrl());
+
+        Answer v1 = viaFirst.upload(topic, Shop.version(1));
+        assertEquals(200, v1.status(), v1.toString());
+        assertEquals(0, SchemaRest.version(v1));
+        Answer refusedByFirst = viaFirst.upload(topic, Shop.version(3));
+        assertEquals(409, refusedByFirst.status(), refusedByFirst.toString());
+        String report = SchemaRest.errorMessage(refusedByFirst);
+        assertTrue(report.startsWith("Incompatible PROTOBUF_NATIVE schema"), report);
+        assertTrue(report.contains(" under FULL (profile pip246): "), report);
+        for (String finding : List.of("FIELD_KIND_CHANGED shop.Order.total.currency (field 2)",
+                "FIELD_NUMBER_CHANGED shop.Order.note")) {
+            assertTrue(report.contains(finding), "lacks " + finding + ":\n" + report);
+        }
+        IncompatibleSchemaException producerRefusedByFirst = assertThrows(IncompatibleSchemaException.class,
+                () -> client.newProducer(new NativeSchema("orders", Shop.version(3))).topic("persistent://" + topic)
+                        .create());
+        Producer<byte[]> writer = client.newProducer(new NativeSchema("orders", Shop.version(1)))
+                .topic("persistent://" + topic).create();
+        try {
+            assertNotNull(writer.send(new byte[] {8, 1}));
+
+            moveBundle(topic, first, second);
+
+            // The producer connected to the first broker reconnects to the second, with v1.
+            assertNotNull(writer.send(new byte[] {8, 2}));
+            assertTrue(writer.isConnected());
+            assertEquals(List.of(writer.getProducerName()), cluster.producerNames(topic), "producers on " + second);
+            Answer refusedBySecond = viaSecond.upload(topic, Shop.version(3));
+            assertEquals(409, refusedBySecond.status(), refusedBySecond.toString());
+            assertEquals(report, SchemaRest.errorMessage(refusedBySecond), "the same verdict from either broker");
+            IncompatibleSchemaException producerRefusedBySecond = assertThrows(IncompatibleSchemaException.class,
+                    () -> client.newProducer(new NativeSchema("orders", Shop.version(3)))
+                            .topic("persistent://" + topic).create());
+            ClientError byFirst = ClientError.of(producerRefusedByFirst);
+            ClientError bySecond = ClientError.of(producerRefusedBySecond);
+            assertEquals(byFirst.brokerMessage(), bySecond.brokerMessage());
+            assertTrue(bySecond.brokerMessage().contains(report.lines().findFirst().orElseThrow()), bySecond.toString());
+            assertEquals(URI.create(first.serviceUrl()).getPort(), byFirst.remotePort(), byFirst.toString());
+            assertEquals(URI.create(second.serviceUrl()).getPort(), bySecond.remotePort(), bySecond.toString());
+
+            Answer v2 = viaSecond.upload(topic, Shop.version(2));
+            assertEquals(200, v2.status(), v2.toString());
+            assertEquals(1, SchemaRest.version(v2), "numbered after the first broker's version 0");
+            Answer v3AgainstV2 = viaSecond.upload(topic, Shop.version(3));
+            assertEquals(409, v3AgainstV2.status(), v3AgainstV2.toString());
+            assertTrue(SchemaRest.errorMessage(v3AgainstV2).contains("FIELD_NUMBER_CHANGED shop.Order.note"),
+                    v3AgainstV2.toString());
+            assertNotEquals(report, SchemaRest.errorMessage(v3AgainstV2), "checked against v2 now, not v1");
+        } finally {
+            writer.close();
+        }
+    }
+
+    /** A broker's {@code protocompat_info} samples, labels and value, as a scraper reads them. */
+    private static List<String> protocompatInfo(Broker broker) throws Exception {
+        return broker.metrics().lines().filter(line -> line.startsWith("protocompat_info{")).toList();
+    }
+
+    private static boolean nativeLibraryLoaded(Broker broker) throws Exception {
+        return broker.metrics().lines()
+                .anyMatch(line -> line.matches("protocompat_native_library_loaded(\\{[^}]*\\})? 1(\\.0)?"));
+    }
+
+    /** What `protocompat brokers` compares: every plugin broker reports the same profile and version. */
+    @Test
+    void everyBrokerReportsTheSameProfileAndVersion() throws Exception {
+        List<String> first = protocompatInfo(cluster.brokers().get(0));
+        assertEquals(1, first.size(), first.toString());
+        assertTrue(first.get(0).contains("profile=\"pip246\""), first.toString());
+        assertTrue(first.get(0).contains("version=\"" + System.getProperty("protocompat.version", "0.1.0") + "\""),
+                first.toString());
+        for (Broker broker : cluster.brokers()) {
+            assertEquals(first, protocompatInfo(broker), broker.toString());
+            assertTrue(nativeLibraryLoaded(broker), broker.toString());
+        }
+    }
+
+    /** {@code protocompat brokers}, once the CLI has it (it is developed alongside). */
+    static void assumeTheCliHasBrokers() throws Exception {
+        CliRun help = CliRun.of("brokers", "--help");
+        Assumptions.assumeTrue(help.exit() == 0, "this protocompat has no `brokers` command yet: " + help);
+    }
+
+    static CliRun brokersCommand() throws Exception {
+        return CliRun.of("brokers", "--admin-url", cluster.brokers().get(0).webUrl(),
+                "--allow-redirect-host", "127.0.0.1");
+    }
+
+    @Test
+    void theBrokersCommandFindsThePluginOnEveryBroker() throws Exception {
+        assumeTheCliHasBrokers();
+        CliRun brokers = brokersCommand();
+        assertEquals(0, brokers.exit(), brokers.toString());
+        for (Broker broker : cluster.brokers()) {
+            assertTrue(brokers.out().contains(broker.id()), broker + " listed:\n" + brokers);
+        }
+    }
+
+    /**
+     * One broker left on Pulsar's built-in PROTOBUF_NATIVE checker, which compares root message
+     * names only: a topic's verdicts depend on which broker owns its bundle at the time.
+     */
+    @Nested
+    class WithABrokerOnTheBuiltInChecker {
+
+        private static Broker builtIn;
+
+        @BeforeAll
+        static void addBuiltInBroker() throws Exception {
+            builtIn = cluster.addBroker(StandaloneBroker.BUILT_IN_CHECKERS);
+        }
+
+        @AfterAll
+        static void stopBuiltInBroker() throws Exception {
+            if (builtIn != null) {
+                builtIn.stop();
+            }
+        }
+
+        @Test
+        void itAcceptsWhatThePluginRefuses() throws Exception {
+            String topic = topicInFourBundles("public/mixed");
+            Broker plugin = cluster.brokers().get(0);
+            Broker owner = cluster.owner(topic);
+            if (owner != plugin) {
+                moveBundle(topic, owner, plugin);
+            }
+            SchemaRest viaPlugin = new SchemaRest(plugin.webUrl());
+            assertEquals(200, viaPlugin.upload(topic, Shop.version(1)).status());
+            Answer refused = viaPlugin.upload(topic, Shop.version(3));
+            assertEquals(409, refused.status(), refused.toString());
+            assertTrue(SchemaRest.errorMessage(refused).contains("FIELD_KIND_CHANGED shop.Order.total.currency"),
+                    refused.toString());
+
+            moveBundle(topic, plugin, builtIn);
+            Answer accepted = new SchemaRest(builtIn.webUrl()).upload(topic, Shop.version(3));
+            assertEquals(200, accepted.status(), "the built-in checker lets v3 through: " + accepted);
+            assertEquals(1, SchemaRest.version(accepted));
+        }
+
+        /** The plugin's classes are on its classpath too, but it is not configured: no protocompat_ metric. */
+        @Test
+        void itsMetricsHaveNoProtocompatSample() throws Exception {
+            assertTrue(builtIn.metrics().lines().noneMatch(line -> line.startsWith("protocompat_")),
+                    builtIn.metrics().lines().filter(line -> line.startsWith("protocompat_")).toList().toString());
+            assertEquals(1, protocompatInfo(cluster.brokers().get(0)).size());
+        }
+
+        @Test
+        void theBrokersCommandNamesIt() throws Exception {
+            assumeTheCliHasBrokers();
+            CliRun brokers = brokersCommand();
+            assertEquals(1, brokers.exit(), brokers.toString());
+            assertTrue(brokers.out().contains(builtIn.id()), brokers.toString());
+        }
+    }
+}
