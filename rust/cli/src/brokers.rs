@@ -415,6 +415,8 @@ fn text(cluster: &str, brokers: &[Broker], verdict: &Verdict, profile: Option<&P
             "SAME: {} protocompat {p} {v}, native library loaded",
             if all == 1 {
                 "the one broker runs".to_owned()
+            } else if all == 2 {
+                "both brokers run".to_owned()
             } else {
                 format!("all {all} brokers run")
             }
