@@ -35,8 +35,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A real Pulsar 4.0 standalone broker with the plugin configured, driven only through its public
- * interfaces: the REST admin API, the pulsar-admin CLI and the Java client.
+ * A real Pulsar standalone broker (4.0 LTS, or the current line in the pulsar-current run) with
+ * the plugin configured, driven only through its public interfaces: the REST admin API, the
+ * pulsar-admin CLI and the Java client.
  */
 class BrokerSchemaEvolutionIT {
 
@@ -62,12 +63,19 @@ class BrokerSchemaEvolutionIT {
         }
     }
 
+    /** The broker runs the Pulsar release asked for, not the one the tests compile against. */
+    @Test
+    void brokerRunsTheRequestedPulsar() throws Exception {
+        String expected = System.getProperty("protocompat.expect.pulsar", "");
+        assertTrue(!expected.isBlank(), "protocompat.expect.pulsar is not set");
+        assertEquals(expected, broker.pulsarVersion());
+    }
+
     /** The broker runs on the JVM asked for (a newer JDK in the second run). */
     @Test
     void brokerRunsOnTheRequestedJava() throws Exception {
         String version = broker.javaVersion();
-        System.out.println("Broker under test: Pulsar " + org.apache.pulsar.PulsarVersion.getVersion()
-                + " on Java " + version);
+        System.out.println("Broker under test: Pulsar " + broker.pulsarVersion() + " on Java " + version);
         String requested = System.getProperty("protocompat.broker.java", "");
         String expected = requested.isBlank() ? System.getProperty("java.version") : null;
         if (expected != null) {

@@ -3,6 +3,7 @@
  */
 package dev.protocompat.broker;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -27,6 +28,11 @@ import java.util.stream.Stream;
  * with this project's plugin configured in {@code schemaRegistryCompatibilityCheckers}, on free
  * loopback ports, with its data in a temp directory. Closing it stops the JVM and deletes the
  * directory; a JVM shutdown hook does the same if a test run is cut short.
+ *
+ * <p>The broker runs the Pulsar the tests compile against (this JVM's classpath), or, when the
+ * system property {@code protocompat.broker.classpath} names a file holding another line's
+ * classpath, that Pulsar's jars with the plugin jar ({@code protocompat.jar}) and nothing else,
+ * as an operator installs it.
  */
 public final class StandaloneBroker implements AutoCloseable {
 
@@ -98,14 +104,29 @@ public final class StandaloneBroker implements AutoCloseable {
         return start(List.of());
     }
 
+    private static String brokerJava() {
+        String java = System.getProperty("protocompat.broker.java", "");
+        return java.isBlank() ? Paths.get(System.getProperty("java.home"), "bin", "java").toString() : java;
+    }
+
+    private static String brokerClasspath() throws IOException {
+        String file = System.getProperty("protocompat.broker.classpath", "");
+        if (file.isBlank()) {
+            return System.getProperty("java.class.path");
+        }
+        Path jar = Paths.get(System.getProperty("protocompat.jar", ""));
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("protocompat.jar names no plugin jar: " + jar);
+        }
+        return Files.readString(Paths.get(file)).strip() + File.pathSeparator + jar;
+    }
+
     /**
      * {@link #start()} with more options on the broker JVM's command line, as an operator adds
      * them to {@code PULSAR_EXTRA_OPTS} ({@code -Dprotocompat.profile=conservative}, say).
      */
     public static StandaloneBroker start(List<String> jvmOptions) throws IOException, InterruptedException {
-        String java = System.getProperty("protocompat.broker.java", "");
-        return start(java.isBlank() ? Paths.get(System.getProperty("java.home"), "bin", "java").toString() : java,
-                jvmOptions);
+        return start(brokerJava(), jvmOptions);
     }
 
     /** Starts a broker with a fresh data directory on the given {@code java} executable. */
@@ -137,12 +158,12 @@ public final class StandaloneBroker implements AutoCloseable {
 
     /** {@link #start()} with authentication and HTTPS on, as {@code secured} says. */
     public static StandaloneBroker startSecured(Secured secured) throws IOException, InterruptedException {
-        return start(Paths.get(System.getProperty("java.home"), "bin", "java").toString(), List.of(), secured);
+        return start(brokerJava(), List.of(), secured);
     }
 
     /** {@link #start()} with more lines in {@code standalone.conf} ({@code name=value}; a later line wins). */
     public static StandaloneBroker startWithConf(List<String> conf) throws IOException, InterruptedException {
-        return start(Paths.get(System.getProperty("java.home"), "bin", "java").toString(), List.of(), null, conf);
+        return start(brokerJava(), List.of(), null, conf);
     }
 
     private static StandaloneBroker start(String java, List<String> jvmOptions, Secured secured)
@@ -182,6 +203,21 @@ public final class StandaloneBroker implements AutoCloseable {
             throw new IllegalStateException("the broker is not running");
         }
         return process.pid();
+    }
+
+    /** The broker's Pulsar version, as it reports it ({@code GET /admin/v2/brokers/version}). */
+    public String pulsarVersion() throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(webUrl() + "/admin/v2/brokers/version"))
+                .timeout(Duration.ofSeconds(30));
+        if (adminToken != null) {
+            request.header("Authorization", "Bearer " + adminToken);
+        }
+        HttpResponse<String> version = HttpClient.newHttpClient().send(request.build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (version.statusCode() != 200) {
+            throw new IOException("GET /admin/v2/brokers/version: HTTP " + version.statusCode() + " " + version.body());
+        }
+        return version.body().strip();
     }
 
     /** The broker JVM's Java version, as its own metrics report it ({@code jvm_info}). */
@@ -229,7 +265,7 @@ public final class StandaloneBroker implements AutoCloseable {
                 "-Dslf4j.provider=org.apache.logging.slf4j.SLF4JServiceProvider"));
         command.addAll(jvmOptions);
         command.addAll(List.of(
-                "-cp", System.getProperty("java.class.path"),
+                "-cp", brokerClasspath(),
                 "org.apache.pulsar.PulsarStandaloneStarter",
                 "--config", dir.resolve("standalone.conf").toString(),
                 "--metadata-dir", dir.resolve("metadata").toString(),
