@@ -138,6 +138,25 @@ class BrokerSchemaEvolutionIT {
     }
 
     /**
+     * A refused upload reaches a REST client as Jetty's JSON error page with our report in its
+     * {@code message}. Pulsar 4.0 (Jetty 9) escapes the report's line breaks; Pulsar 4.1 and later
+     * (Jetty 12) write them raw, so a strict JSON parser refuses the body: a client must read it
+     * leniently (as SchemaRest does) or show it as text.
+     */
+    @Test
+    void aRefusalReachesRestClientsInJettysErrorPage() throws Exception {
+        String topic = namespace("error-page", "FULL") + "/orders";
+        assertEquals(200, rest.upload(topic, Shop.version(1)).status());
+        Answer refused = rest.upload(topic, Shop.version(3));
+        assertEquals(409, refused.status(), refused.toString());
+        boolean jetty9 = broker.pulsarVersion().startsWith("4.0.");
+        assertEquals(jetty9, SchemaRest.strictJson(refused.body()), refused.body());
+        String message = SchemaRest.errorMessage(refused);
+        assertTrue(message.startsWith("Incompatible PROTOBUF_NATIVE schema "), message);
+        assertTrue(message.contains("\nFIELD_KIND_CHANGED shop.Order.total.currency (field 2)"), message);
+    }
+
+    /**
      * Pulsar answers a compatible schema here with HTTP 202 and {@code "compatibility":true}, and an
      * incompatible one with HTTP 500 and our message (its REST layer turns the checker's exception
      * into a server error rather than {@code "compatibility":false}).
