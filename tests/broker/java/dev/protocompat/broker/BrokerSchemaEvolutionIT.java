@@ -139,8 +139,8 @@ class BrokerSchemaEvolutionIT {
 
     /**
      * A refused upload reaches a REST client as Jetty's JSON error page with our report in its
-     * {@code message}. Pulsar 4.0 (Jetty 9) escapes the report's line breaks; Pulsar 4.1 and later
-     * (Jetty 12) write them raw, so a strict JSON parser refuses the body: a client must read it
+     * {@code message}. Pulsar 4.0 (Jetty 9) escapes the report's line breaks; Pulsar 4.2
+     * (Jetty 12) writes them raw, so a strict JSON parser refuses the body: a client must read it
      * leniently (as SchemaRest does) or show it as text.
      */
     @Test

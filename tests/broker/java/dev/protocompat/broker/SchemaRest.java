@@ -31,7 +31,7 @@ public final class SchemaRest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /**
-     * For error bodies: Pulsar 4.1 and later (Jetty 12) write a multi-line message into Jetty's
+     * For error bodies: Pulsar 4.2 (Jetty 12) writes a multi-line message into Jetty's
      * JSON error page with its line breaks raw, which strict JSON forbids; Pulsar 4.0 (Jetty 9)
      * escapes them. BrokerSchemaEvolutionIT#aRefusalReachesRestClientsInJettysErrorPage shows it.
      */
