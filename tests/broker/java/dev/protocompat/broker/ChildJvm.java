@@ -3,6 +3,7 @@
  */
 package dev.protocompat.broker;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -17,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * One main class of the test classpath (a Pulsar broker, ZooKeeper, a bookie) in a child JVM,
+ * One main class of Pulsar's (a broker, ZooKeeper, a bookie) in a child JVM,
  * logging through log4j2 to {@code NAME.log} in its directory, its console to {@code NAME.out}.
  */
 final class ChildJvm {
@@ -52,14 +53,36 @@ final class ChildJvm {
                 "-Dlog4j2.configurationFile=" + log4j,
                 "-Dslf4j.provider=org.apache.logging.slf4j.SLF4JServiceProvider"));
         command.addAll(jvmOptions);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(List.of("-cp", pulsarClasspath(), mainClass));
         command.addAll(args);
         this.command = List.copyOf(command);
     }
 
-    /** The {@code java} of the JVM that runs the tests. */
-    static String testJava() {
-        return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+    /**
+     * The {@code java} Pulsar's processes run on: the one the system property
+     * {@code protocompat.broker.java} names (a newer JDK, say), else the tests' own.
+     */
+    static String pulsarJava() {
+        String java = System.getProperty("protocompat.broker.java", "");
+        return java.isBlank() ? Paths.get(System.getProperty("java.home"), "bin", "java").toString() : java;
+    }
+
+    /**
+     * The Pulsar the child JVMs run: the one the tests compile against (this JVM's classpath),
+     * or, when the system property {@code protocompat.broker.classpath} names a file holding
+     * another release's classpath (the pulsar-current failsafe execution), that release's jars
+     * with the plugin jar ({@code protocompat.jar}) and nothing else, as an operator installs it.
+     */
+    static String pulsarClasspath() throws IOException {
+        String file = System.getProperty("protocompat.broker.classpath", "");
+        if (file.isBlank()) {
+            return System.getProperty("java.class.path");
+        }
+        Path jar = Paths.get(System.getProperty("protocompat.jar", ""));
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("protocompat.jar names no plugin jar: " + jar);
+        }
+        return Files.readString(Paths.get(file)).strip() + File.pathSeparator + jar;
     }
 
     void start() throws IOException {

@@ -4,7 +4,6 @@
 package dev.protocompat.broker;
 
 import dev.protocompat.broker.SchemaRest.Answer;
-import org.apache.pulsar.PulsarVersion;
 
 /**
  * The README's first command: a real Pulsar standalone broker with the plugin, a short schema
@@ -16,11 +15,11 @@ public final class Demo {
     }
 
     public static void main(String[] args) throws Exception {
-        System.out.println("Starting a Pulsar " + PulsarVersion.getVersion() + " standalone broker on Java "
-                + System.getProperty("java.specification.version") + " with schemaRegistryCompatibilityCheckers="
+        System.out.println("Starting a Pulsar standalone broker with schemaRegistryCompatibilityCheckers="
                 + "...,ProtobufNativeSchemaAdvanceCompatibilityCheck");
         try (StandaloneBroker broker = StandaloneBroker.start()) {
-            System.out.println("Broker up at " + broker.webUrl() + "; topic public/default/orders, strategy FULL");
+            System.out.println("Pulsar " + broker.pulsarVersion() + " on Java " + broker.javaVersion() + " up at "
+                    + broker.webUrl() + "; topic public/default/orders, strategy FULL");
             SchemaRest rest = new SchemaRest(broker.webUrl());
             String[] what = {
                 "v1: the first version",

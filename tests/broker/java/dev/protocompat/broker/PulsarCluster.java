@@ -80,7 +80,7 @@ public final class PulsarCluster implements AutoCloseable {
                     "loadBalancerSheddingEnabled=false",
                     "loadBalancerAutoBundleSplitEnabled=false",
                     ""));
-            this.jvm = new ChildJvm("broker-" + index, dir, ChildJvm.testJava(),
+            this.jvm = new ChildJvm("broker-" + index, dir, ChildJvm.pulsarJava(),
                     List.of("-Xms128m", "-Xmx512m", "-XX:MaxDirectMemorySize=256m"),
                     "org.apache.pulsar.PulsarBrokerStarter", List.of("--broker-conf", conf.toString()));
         }
@@ -304,7 +304,7 @@ public final class PulsarCluster implements AutoCloseable {
                 "admin.enableServer=false",
                 "4lw.commands.whitelist=ruok",
                 ""));
-        zookeeper = new ChildJvm("zookeeper", dir, ChildJvm.testJava(), List.of("-Xmx128m"),
+        zookeeper = new ChildJvm("zookeeper", dir, ChildJvm.pulsarJava(), List.of("-Xmx128m"),
                 "org.apache.zookeeper.server.quorum.QuorumPeerMain", List.of(conf.toString()));
         zookeeper.start();
         zookeeper.awaitReady(STARTUP, () -> "imok".equals(fourLetterWord("ruok")));
@@ -328,7 +328,7 @@ public final class PulsarCluster implements AutoCloseable {
      */
     private void initializeClusterMetadata(Broker first) throws IOException, InterruptedException {
         String store = "zk:127.0.0.1:" + zookeeperPort;
-        ChildJvm setup = new ChildJvm("initialize-cluster-metadata", dir, ChildJvm.testJava(), List.of("-Xmx256m"),
+        ChildJvm setup = new ChildJvm("initialize-cluster-metadata", dir, ChildJvm.pulsarJava(), List.of("-Xmx256m"),
                 "org.apache.pulsar.PulsarClusterMetadataSetup", List.of(
                         "--cluster", NAME,
                         "--metadata-store", store,
@@ -353,7 +353,7 @@ public final class PulsarCluster implements AutoCloseable {
                 // Test data: no fsync per entry.
                 "journalSyncData=false",
                 ""));
-        bookie = new ChildJvm("bookie", dir, ChildJvm.testJava(),
+        bookie = new ChildJvm("bookie", dir, ChildJvm.pulsarJava(),
                 List.of("-Xmx256m", "-XX:MaxDirectMemorySize=256m"),
                 "org.apache.bookkeeper.server.Main", List.of("--conf", conf.toString()));
         bookie.start();

@@ -3,7 +3,9 @@
  */
 package dev.protocompat.broker;
 
+import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -28,6 +30,13 @@ public final class SchemaRest {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * For error bodies: Pulsar 4.2 (Jetty 12) writes a multi-line message into Jetty's
+     * JSON error page with its line breaks raw, which strict JSON forbids; Pulsar 4.0 (Jetty 9)
+     * escapes them. BrokerSchemaEvolutionIT#aRefusalReachesRestClientsInJettysErrorPage shows it.
+     */
+    private static final ObjectMapper ERROR_JSON = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS).build();
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String webUrl;
@@ -83,6 +92,16 @@ public final class SchemaRest {
                 "\"" + strategy + "\""));
     }
 
+    /** Whether {@code body} is JSON as RFC 8259 has it (no raw control characters in strings). */
+    public static boolean strictJson(String body) {
+        try {
+            JSON.readTree(body);
+            return true;
+        } catch (IOException notStrict) {
+            return false;
+        }
+    }
+
     /** The version number in an accepted upload's body {@code {"version":{"version":N}}}. */
     public static long version(Answer answer) throws IOException {
         return JSON.readTree(answer.body()).path("version").path("version").asLong(-1);
@@ -91,7 +110,7 @@ public final class SchemaRest {
     /** The broker's error text: the {@code message} (or {@code reason}) of a JSON error body. */
     public static String errorMessage(Answer answer) throws IOException {
         try {
-            var tree = JSON.readTree(answer.body());
+            var tree = ERROR_JSON.readTree(answer.body());
             String message = tree.path("message").asText("");
             return message.isEmpty() ? tree.path("reason").asText(answer.body()) : message;
         } catch (IOException notJson) {

@@ -22,6 +22,9 @@ import java.util.regex.Pattern;
  * with this project's plugin configured in {@code schemaRegistryCompatibilityCheckers}, on free
  * loopback ports, with its data in a temp directory. Closing it stops the JVM and deletes the
  * directory; a JVM shutdown hook does the same if a test run is cut short.
+ *
+ * <p>The broker runs the Pulsar {@link ChildJvm#pulsarClasspath} names: the one the tests compile
+ * against, or another release's jars with the plugin jar only.
  */
 public final class StandaloneBroker implements AutoCloseable {
 
@@ -87,9 +90,7 @@ public final class StandaloneBroker implements AutoCloseable {
      * them to {@code PULSAR_EXTRA_OPTS} ({@code -Dprotocompat.profile=conservative}, say).
      */
     public static StandaloneBroker start(List<String> jvmOptions) throws IOException, InterruptedException {
-        String java = System.getProperty("protocompat.broker.java", "");
-        return start(java.isBlank() ? Paths.get(System.getProperty("java.home"), "bin", "java").toString() : java,
-                jvmOptions);
+        return start(ChildJvm.pulsarJava(), jvmOptions);
     }
 
     /** Starts a broker with a fresh data directory on the given {@code java} executable. */
@@ -121,12 +122,12 @@ public final class StandaloneBroker implements AutoCloseable {
 
     /** {@link #start()} with authentication and HTTPS on, as {@code secured} says. */
     public static StandaloneBroker startSecured(Secured secured) throws IOException, InterruptedException {
-        return start(Paths.get(System.getProperty("java.home"), "bin", "java").toString(), List.of(), secured);
+        return start(ChildJvm.pulsarJava(), List.of(), secured);
     }
 
     /** {@link #start()} with more lines in {@code standalone.conf} ({@code name=value}; a later line wins). */
     public static StandaloneBroker startWithConf(List<String> conf) throws IOException, InterruptedException {
-        return start(Paths.get(System.getProperty("java.home"), "bin", "java").toString(), List.of(), null, conf);
+        return start(ChildJvm.pulsarJava(), List.of(), null, conf);
     }
 
     private static StandaloneBroker start(String java, List<String> jvmOptions, Secured secured)
@@ -166,6 +167,21 @@ public final class StandaloneBroker implements AutoCloseable {
             throw new IllegalStateException("the broker is not running");
         }
         return jvm.pid();
+    }
+
+    /** The broker's Pulsar version, as it reports it ({@code GET /admin/v2/brokers/version}). */
+    public String pulsarVersion() throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(webUrl() + "/admin/v2/brokers/version"))
+                .timeout(Duration.ofSeconds(30));
+        if (adminToken != null) {
+            request.header("Authorization", "Bearer " + adminToken);
+        }
+        HttpResponse<String> version = HttpClient.newHttpClient().send(request.build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (version.statusCode() != 200) {
+            throw new IOException("GET /admin/v2/brokers/version: HTTP " + version.statusCode() + " " + version.body());
+        }
+        return version.body().strip();
     }
 
     /** The broker JVM's Java version, as its own metrics report it ({@code jvm_info}). */
