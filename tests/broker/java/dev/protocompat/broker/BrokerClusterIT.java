@@ -100,6 +100,16 @@ class BrokerClusterIT {
                 .findFirst().orElseThrow();
     }
 
+    /** Every broker runs the Pulsar release asked for (4.2.4 in the pulsar-current run). */
+    @Test
+    void everyBrokerRunsTheRequestedPulsar() throws Exception {
+        String expected = System.getProperty("protocompat.expect.pulsar", "");
+        assertTrue(!expected.isBlank(), "protocompat.expect.pulsar is not set");
+        for (Broker broker : cluster.brokers()) {
+            assertEquals(expected, broker.pulsarVersion(), broker.toString());
+        }
+    }
+
     /** The broker lists every broker by id {@code advertisedAddress:webServicePort}, as the web URL has it. */
     @Test
     void brokersAreListedByTheirWebServiceAddress() throws Exception {

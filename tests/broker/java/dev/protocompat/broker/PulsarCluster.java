@@ -114,6 +114,11 @@ public final class PulsarCluster implements AutoCloseable {
             return ids;
         }
 
+        /** The broker's Pulsar version, as it reports it ({@code GET /admin/v2/brokers/version}). */
+        public String pulsarVersion() throws IOException, InterruptedException {
+            return send(webUrl(), "GET", "/admin/v2/brokers/version", null).strip();
+        }
+
         /** The broker's Prometheus metrics ({@code GET /metrics/}), as a scraper gets them. */
         public String metrics() throws IOException, InterruptedException {
             return send(webUrl(), "GET", "/metrics/", null);
