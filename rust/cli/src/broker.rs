@@ -584,25 +584,21 @@ impl Answer<'_> {
     /// The body parsed as `T` while it streams in, never held whole; `what` names the answer in
     /// messages, `shape` what it fails to be when it is not.
     pub fn json<T: DeserializeOwned>(self, what: &str, shape: &str) -> Result<T, String> {
-        let Answer {
-            client, url, body, ..
-        } = self;
-        let limit = client.max_response;
-        if body.content_length().is_some_and(|length| length > limit) {
-            return Err(client.too_big(&url, what));
-        }
-        let mut reader = Bounded::new(body.into_reader(), limit);
-        let parsed = serde_json::from_reader(BufReader::with_capacity(64 << 10, &mut reader));
-        parsed.map_err(|e| {
-            if reader.exceeded {
-                client.too_big(&url, what)
-            } else if reader.timed_out {
-                format!("{what}: {}", client.timed_out(&url))
-            } else if e.is_io() {
-                format!("{what}: {}", client.failed(&url, &e))
-            } else {
-                format!("{what}: {shape}: {e}")
-            }
+        // A syntax error is the answer's fault, not the connection's: named by `shape`.
+        let mut syntax = None;
+        self.stream(what, |reader| {
+            serde_json::from_reader(reader).map_err(|e| {
+                if e.is_io() {
+                    std::io::Error::from(e)
+                } else {
+                    syntax = Some(e);
+                    std::io::Error::other("not the JSON expected")
+                }
+            })
+        })
+        .map_err(|message| match syntax {
+            Some(e) => format!("{what}: {shape}: {e}"),
+            None => message,
         })
     }
 

@@ -387,6 +387,16 @@ fn a_list_that_cannot_be_read_is_bad_usage() {
         "{}",
         text(&out.stderr)
     );
+
+    // An answer that is not the JSON asked for is named as such, not as a failed connection.
+    let garbled = Server::http(|_, w| answer(w, "200 OK", "{\"clusters\": [\"east\""));
+    let out = brokers(&garbled, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("the clusters: not a JSON list of names: invalid type: map"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// What a hostile broker puts in its labels, and a hostile admin API in a broker id, reaches
