@@ -365,9 +365,28 @@ fn descriptor_set_files_and_transitive_histories() {
 #[test]
 fn readme_transcripts_are_current() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    // The README and the documents it links to, wherever a transcript has moved.
+    let mut documents = vec![root.join("README.md")];
+    let mut docs: Vec<_> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    documents.extend(docs);
     let mut checked = 0;
-    let mut lines = readme.lines().peekable();
+    for document in documents {
+        let text = std::fs::read_to_string(&document).unwrap();
+        checked += check_transcripts(&root, &document, &text);
+    }
+    assert!(checked >= 3, "the documents lost their transcripts");
+}
+
+/// Runs each `$ protocompat …` line of a document's code blocks and compares its output with
+/// the lines that follow it there; returns how many it ran.
+fn check_transcripts(root: &Path, document: &Path, contents: &str) -> usize {
+    let mut checked = 0;
+    let mut lines = contents.lines().peekable();
     while let Some(line) = lines.next() {
         let Some(command) = line.strip_prefix("$ protocompat ") else {
             continue;
@@ -378,18 +397,19 @@ fn readme_transcripts_are_current() {
         }
         let out = Command::new(env!("CARGO_BIN_EXE_protocompat"))
             .args(command.split_whitespace())
-            .current_dir(&root)
+            .current_dir(root)
             .output()
             .unwrap();
         let actual = format!("{}{}", text(&out.stdout), text(&out.stderr));
         assert_eq!(
             actual.trim_end(),
             expected.join("\n"),
-            "README: $ protocompat {command}"
+            "{}: $ protocompat {command}",
+            document.display()
         );
         checked += 1;
     }
-    assert!(checked >= 3, "the README lost its transcripts");
+    checked
 }
 
 #[test]

@@ -23,7 +23,7 @@ pub const PROFILE_SETTING: &str = "profile";
 pub struct Setting {
     /// `cache.maxSchemas`, `limit.maxFields`, ...
     pub name: &'static str,
-    /// What it bounds, for help texts and the README table.
+    /// What it bounds, for help texts and the operator's guide's table.
     pub bounds: &'static str,
     get: fn(&Settings) -> usize,
     set: fn(&mut Settings, usize),

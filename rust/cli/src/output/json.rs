@@ -1,5 +1,5 @@
 //! For tools: the engine's report, versioned, with each finding's source position and each
-//! existing schema's name. README "JSON output" documents every field; a change that breaks
+//! existing schema's name. docs/cli.md ("Reading the report", `json`) documents every field; a change that breaks
 //! a reader raises `reportVersion`. Strings are the inputs' own, JSON-escaped: every control
 //! character, DEL, C1 and line or bidirectional control is a `\u` escape, never raw.
 

@@ -302,8 +302,8 @@ class BrokerSchemaEvolutionIT {
 
     /**
      * Pulsar calls compatibility checkers only when a topic has a schema already, so a schema
-     * this checker cannot read is accepted as a topic's first version (README, "Install into a
-     * broker"); every later upload is then refused, naming it as the existing schema.
+     * this checker cannot read is accepted as a topic's first version (docs/rejections.md, "What producers and
+     * operators see"); every later upload is then refused, naming it as the existing schema.
      */
     @Test
     void aFirstSchemaIsNotCheckedAndAnUnreadableOneBlocksTheNext() throws Exception {

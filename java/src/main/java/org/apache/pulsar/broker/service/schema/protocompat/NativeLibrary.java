@@ -158,7 +158,7 @@ public final class NativeLibrary {
 
     /**
      * Passes the cache bounds and resource limits an operator set as system properties
-     * (README, RELIABILITY.md) by name; the native library holds the defaults and refuses an
+     * (docs/operators.md section 11, RELIABILITY.md) by name; the native library holds the defaults and refuses an
      * unknown name or a bad value with a message naming the property.
      */
     private static void configureCaches() {

@@ -14,7 +14,7 @@ import org.apache.pulsar.client.impl.schema.ProtobufNativeSchemaUtils;
 import org.junit.jupiter.api.Test;
 
 /**
- * The validator as an application team uses it in its own unit tests (the README quotes it):
+ * The validator as an application team uses it in its own unit tests (docs/cli.md quotes it):
  * the topic {@code orders} runs FULL_TRANSITIVE, v1 and v2 of {@code shop.Order} are in
  * production, and the next version must be accepted before it ships.
  */

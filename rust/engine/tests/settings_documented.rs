@@ -1,12 +1,15 @@
-//! The README's table of properties is the operator's view of `SETTINGS`: every setting is
-//! there with its default, and nothing else is.
+//! The operator's guide's table of properties (docs/operators.md, section 11) is the operator's
+//! view of `SETTINGS`: every setting is there with its default, and nothing else is.
 
 use protocompat::SETTINGS;
 
 #[test]
-fn the_readme_lists_every_setting_with_its_default() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
-        .expect("README.md");
+fn the_operators_guide_lists_every_setting_with_its_default() {
+    let readme = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/operators.md"
+    ))
+    .expect("docs/operators.md");
     for setting in SETTINGS {
         let row = format!(
             "| `-Dprotocompat.{}` | {} ",
@@ -15,7 +18,7 @@ fn the_readme_lists_every_setting_with_its_default() {
         );
         assert!(
             readme.contains(&row),
-            "README.md lacks the row `{row}` for {}",
+            "docs/operators.md lacks the row `{row}` for {}",
             setting.name
         );
     }
@@ -29,6 +32,6 @@ fn the_readme_lists_every_setting_with_its_default() {
     assert_eq!(
         listed,
         SETTINGS.len(),
-        "README.md lists settings the engine does not have"
+        "docs/operators.md lists settings the engine does not have"
     );
 }
