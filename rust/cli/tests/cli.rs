@@ -684,12 +684,28 @@ fn editions_fixtures_get_their_verdicts() {
 }
 
 /// `protocompat rules` lists every rule of every profile, with what it does and whether it
-/// fails a check; `--profile` picks one, and an unknown one is a usage error naming the others.
+/// fails a check, then the rule IDs no profile lists; `--profile` picks one, and an unknown one
+/// is a usage error naming the others.
 #[test]
 fn rules_lists_each_profiles_rules() {
     let out = protocompat(&["rules"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let listed = text(&out.stdout);
+    let footer = listed.rsplit("\n\n").next().unwrap();
+    assert!(footer.starts_with("every profile: "), "{listed}");
+    assert!(footer.ends_with("docs/rules.md#rule-index"), "{footer}");
+    let in_a_profile: Vec<protocompat::RuleId> = protocompat::PROFILES
+        .iter()
+        .flat_map(|p| p.rules.iter().chain(p.guard))
+        .map(|r| r.id)
+        .collect();
+    let elsewhere = protocompat::RuleId::all().filter(|id| !in_a_profile.contains(id));
+    for id in elsewhere
+        .map(protocompat::RuleId::id)
+        .chain(protocompat::ErrorRule::all().map(protocompat::ErrorRule::id))
+    {
+        assert!(footer.contains(id), "{id} missing:\n{footer}");
+    }
     for profile in protocompat::PROFILES {
         let heading = format!("{}: {}\n", profile.name, profile.summary);
         assert!(listed.contains(&heading));
@@ -722,14 +738,16 @@ fn rules_lists_each_profiles_rules() {
         let listed = text(&one.stdout);
         assert!(listed.starts_with(&format!("{}: ", profile.name)));
         // Only that profile's rules, each once, and those it reports as warnings after a line
-        // saying so.
+        // saying so; then the same footer.
+        let (block, footer) = listed.split_once("\n\n").unwrap();
+        assert!(footer.starts_with("every profile: "), "{listed}");
         let guard = if profile.guard.is_empty() {
             0
         } else {
             1 + profile.guard.len()
         };
         assert_eq!(
-            listed.lines().count(),
+            block.lines().count(),
             1 + profile.rules.len() + guard,
             "{listed}"
         );

@@ -32,6 +32,11 @@ pub enum ErrorRule {
 }
 
 impl ErrorRule {
+    /// Every error rule ID, in declaration order.
+    pub fn all() -> impl Iterator<Item = ErrorRule> {
+        <ErrorRule as strum::VariantArray>::VARIANTS.iter().copied()
+    }
+
     pub fn id(self) -> &'static str {
         self.into()
     }

@@ -158,7 +158,7 @@ const fn as_warning(rule: Rule) -> Rule {
 pub static CONSERVATIVE: Profile = Profile {
     name: "conservative",
     summary: "the 2026 revision of PIP-246: directional, every type change rejected, types \
-              compared by structure (RULES.md section 5)",
+              compared by structure (docs/rules.md#conservative)",
     rules: RULES,
     guard: &[],
     types: Types::ByStructure,

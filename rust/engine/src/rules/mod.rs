@@ -33,7 +33,17 @@ use crate::model::{EnumRef, FieldRef, Kind, MessageRef, Syntax};
 
 /// Every rule ID a report or error can carry.
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, strum::IntoStaticStr,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    strum::IntoStaticStr,
+    strum::VariantArray,
 )]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 #[strum(serialize_all = "SCREAMING_SNAKE_CASE")]
@@ -68,6 +78,12 @@ pub enum RuleId {
 }
 
 impl RuleId {
+    /// Every rule ID, in declaration order: derived from the enum, so that what lists them
+    /// (`protocompat rules`, the rules document's test) cannot miss a new one.
+    pub fn all() -> impl Iterator<Item = RuleId> {
+        <RuleId as strum::VariantArray>::VARIANTS.iter().copied()
+    }
+
     pub fn id(self) -> &'static str {
         self.into()
     }

@@ -98,7 +98,7 @@ pub(super) static RULES: &[Rule] = &[
 /// The default profile: the rules of the 2023 PIP-246 seeds.
 pub static PIP246: Profile = Profile {
     name: "pip246",
-    summary: "the default: the rules of the 2023 PIP-246 proposal (RULES.md section 2)",
+    summary: "the default: the rules of the 2023 PIP-246 proposal (docs/rules.md#pip246)",
     rules: RULES,
     guard: super::conservative::AS_WARNINGS,
     types: super::Types::ByName,
