@@ -618,7 +618,7 @@ fn a_protoc_editions_descriptor_set_passes_through_unchanged() {
 
 /// Every Editions fixture through the command as a CI job runs it: the schema data files,
 /// BACKWARD (old writes, new reads) and FORWARD, exit status and failures as `expect.json`
-/// says (RULES.md section 2, "Precise points").
+/// says (docs/rules.md#decisions, "Editions").
 #[test]
 fn editions_fixtures_get_their_verdicts() {
     let root = fixtures().join("editions");
@@ -693,7 +693,10 @@ fn rules_lists_each_profiles_rules() {
     let listed = text(&out.stdout);
     let footer = listed.rsplit("\n\n").next().unwrap();
     assert!(footer.starts_with("every profile: "), "{listed}");
-    assert!(footer.ends_with("docs/rules.md#rule-index"), "{footer}");
+    assert!(
+        footer.trim_end().ends_with("docs/rules.md#rule-index"),
+        "{footer}"
+    );
     let in_a_profile: Vec<protocompat::RuleId> = protocompat::PROFILES
         .iter()
         .flat_map(|p| p.rules.iter().chain(p.guard))

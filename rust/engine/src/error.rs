@@ -1,4 +1,4 @@
-//! Errors about the input schemas (RULES.md section 4): always typed, never a panic.
+//! Errors about the input schemas (docs/rules.md#errors): always typed, never a panic.
 
 use std::fmt;
 

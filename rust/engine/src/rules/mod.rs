@@ -1,8 +1,8 @@
-//! The rules, one small module each, and the profiles that list them: a [`Profile`] is a list
-//! of rules and how referenced types are paired (`pip246.rs` for the default, RULES.md section
-//! 2; `conservative.rs`, section 5), not a branch in the code. The walker ([`crate::walk`])
-//! decides which message, enum and field pairs are compared; a rule only says what is wrong
-//! with one pair.
+//! The rules, one small module each, and the profiles that list them: a [`Profile`] is a list of
+//! rules and how referenced types are paired (`pip246.rs` for the default, docs/rules.md#pip246;
+//! `conservative.rs`, docs/rules.md#conservative), not a branch in the code. The walker
+//! ([`crate::walk`]) decides which message, enum and field pairs are compared; a rule only says
+//! what is wrong with one pair.
 
 mod cardinality;
 mod conservative;
@@ -59,7 +59,7 @@ pub enum RuleId {
     RepeatedToSingular,
     PackedToExpanded,
     ScalarTypeChanged,
-    // The `conservative` profile's own (RULES.md section 5).
+    // The `conservative` profile's own (docs/rules.md#conservative).
     RequiredFieldNotGuaranteed,
     TypeChanged,
     CardinalityChanged,
@@ -88,7 +88,7 @@ impl RuleId {
         self.into()
     }
 
-    /// Whether its findings are about data, and so carry an example (RULES.md section 4):
+    /// Whether its findings are about data, and so carry an example (docs/rules.md#examples):
     /// all but the root's name, the syntax string and the strategy's rejections.
     pub fn is_about_data(self) -> bool {
         !matches!(
@@ -117,7 +117,7 @@ pub enum Severity {
 }
 
 /// Which syntaxes a rule applies to. The seeds' proto2-only rules run when both declaring files
-/// are proto2 or both the same edition, which has the same features (RULES.md section 2); a
+/// are proto2 or both the same edition, which has the same features (docs/rules.md#pip246); a
 /// mixed pair already fails with SYNTAX_CHANGED.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Scope {
@@ -307,8 +307,8 @@ pub struct Profile {
     pub summary: &'static str,
     pub rules: &'static [Rule],
     /// Another profile's rules, reported as warnings wherever this profile's own rules find
-    /// nothing at the same path (RULES.md section 2, "No silent data loss"). They never change
-    /// a verdict.
+    /// nothing at the same path (docs/rules.md#no-silent-data-loss). They never change a
+    /// verdict.
     pub guard: &'static [Rule],
     pub(crate) types: Types,
 }

@@ -1,4 +1,4 @@
-//! The default profile, `pip246` (RULES.md section 2): which rules run, with which severity and
+//! The default profile, `pip246` (docs/rules.md#pip246): which rules run, with which severity and
 //! in which syntaxes, in the order findings about one pair are reported. A profile is this list;
 //! the rules are the modules next to it.
 
