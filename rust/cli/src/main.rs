@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use protocompat::text::printable;
-use protocompat::{Limits, Profile, Settings, Severity, Strategy, PROFILES};
+use protocompat::{ErrorRule, Limits, Profile, RuleId, Settings, Severity, Strategy, PROFILES};
 
 /// The same allocator as the broker plugin's library, metered as there, so the CLI's timings
 /// and memory budget match it.
@@ -126,7 +126,8 @@ fn main() -> ExitCode {
 }
 
 /// Each profile's name and summary, then its rules, one a line, then the rules it reports as
-/// warnings where its own find nothing at the path (RULES.md section 2, "No silent data loss").
+/// warnings where its own find nothing at the path (docs/rules.md#no-silent-data-loss); last,
+/// the IDs no profile lists, which a user meets all the same.
 fn rules(profiles: &[&Profile]) -> String {
     let mut out = String::new();
     for (i, profile) in profiles.iter().enumerate() {
@@ -162,6 +163,24 @@ fn rules(profiles: &[&Profile]) -> String {
             list(&mut out, profile.guard);
         }
     }
+    // Taken from every profile, not only those shown: a strategy's rejection is no profile's.
+    let in_a_profile = |id: RuleId| {
+        PROFILES
+            .iter()
+            .flat_map(|p| p.rules.iter().chain(p.guard))
+            .any(|r| r.id == id)
+    };
+    let rejections: Vec<&str> = RuleId::all()
+        .filter(|&id| !in_a_profile(id))
+        .map(RuleId::id)
+        .collect();
+    let errors: Vec<&str> = ErrorRule::all().map(ErrorRule::id).collect();
+    out.push_str(&format!(
+        "\nevery profile: {} fail a check by its strategy alone; {} refuse a schema it cannot compare\n\
+         what each rule decides, with examples: docs/rules.md#rule-index\n",
+        rejections.join(", "),
+        errors.join(", ")
+    ));
     out
 }
 

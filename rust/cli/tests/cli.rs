@@ -638,7 +638,7 @@ fn a_protoc_editions_descriptor_set_passes_through_unchanged() {
 
 /// Every Editions fixture through the command as a CI job runs it: the schema data files,
 /// BACKWARD (old writes, new reads) and FORWARD, exit status and failures as `expect.json`
-/// says (RULES.md section 2, "Precise points").
+/// says (docs/rules.md#decisions, "Editions").
 #[test]
 fn editions_fixtures_get_their_verdicts() {
     let root = fixtures().join("editions");
@@ -704,12 +704,31 @@ fn editions_fixtures_get_their_verdicts() {
 }
 
 /// `protocompat rules` lists every rule of every profile, with what it does and whether it
-/// fails a check; `--profile` picks one, and an unknown one is a usage error naming the others.
+/// fails a check, then the rule IDs no profile lists; `--profile` picks one, and an unknown one
+/// is a usage error naming the others.
 #[test]
 fn rules_lists_each_profiles_rules() {
     let out = protocompat(&["rules"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let listed = text(&out.stdout);
+    let footer = listed.rsplit("\n\n").next().unwrap();
+    assert!(footer.starts_with("every profile: "), "{listed}");
+    assert!(
+        footer.trim_end().ends_with("docs/rules.md#rule-index"),
+        "{footer}"
+    );
+    let in_a_profile: Vec<protocompat::RuleId> = protocompat::PROFILES
+        .iter()
+        .flat_map(|p| p.rules.iter().chain(p.guard))
+        .map(|r| r.id)
+        .collect();
+    let elsewhere = protocompat::RuleId::all().filter(|id| !in_a_profile.contains(id));
+    for id in elsewhere
+        .map(protocompat::RuleId::id)
+        .chain(protocompat::ErrorRule::all().map(protocompat::ErrorRule::id))
+    {
+        assert!(footer.contains(id), "{id} missing:\n{footer}");
+    }
     for profile in protocompat::PROFILES {
         let heading = format!("{}: {}\n", profile.name, profile.summary);
         assert!(listed.contains(&heading));
@@ -742,14 +761,16 @@ fn rules_lists_each_profiles_rules() {
         let listed = text(&one.stdout);
         assert!(listed.starts_with(&format!("{}: ", profile.name)));
         // Only that profile's rules, each once, and those it reports as warnings after a line
-        // saying so.
+        // saying so; then the same footer.
+        let (block, footer) = listed.split_once("\n\n").unwrap();
+        assert!(footer.starts_with("every profile: "), "{listed}");
         let guard = if profile.guard.is_empty() {
             0
         } else {
             1 + profile.guard.len()
         };
         assert_eq!(
-            listed.lines().count(),
+            block.lines().count(),
             1 + profile.rules.len() + guard,
             "{listed}"
         );

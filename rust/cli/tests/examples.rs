@@ -1,4 +1,4 @@
-//! Examples (RULES.md section 4) as a user gets them: asked for by default, in every format,
+//! Examples (docs/rules.md#examples) as a user gets them: asked for by default, in every format,
 //! and `--no-examples` removes them and nothing else. How each format lays an example out, and
 //! that its text comes out inert, is tested on findings made by hand in `src/output/mod.rs`.
 

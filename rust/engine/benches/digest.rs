@@ -1,5 +1,6 @@
-//! Candidates for the cache key of schema data (RULES.md section 4: a remembered result may
-//! stand in for a check only when the bytes are the same), on the benchmark schemas' data.
+//! Candidates for the cache key of schema data (docs/rules.md#remembered-results: a remembered
+//! result may stand in for a check only when the bytes are the same), on the benchmark schemas'
+//! data.
 
 mod common;
 

@@ -2,10 +2,10 @@
 //! and the index digest of schema data.
 //!
 //! A cache keyed by a hash an attacker can collide would let one schema's verdict stand in for
-//! another's (RULES.md section 4). So the digest here only *finds* a candidate: the checker
-//! confirms every hit against the schema bytes themselves before using it, and keys everything
-//! else by the identity of a confirmed entry. BENCHMARKS.md ("Cache keys") has the figures that
-//! chose this over a cryptographic or keyed digest.
+//! another's (docs/rules.md#remembered-results). So the digest here only *finds* a candidate: the
+//! checker confirms every hit against the schema bytes themselves before using it, and keys
+//! everything else by the identity of a confirmed entry. BENCHMARKS.md ("Cache keys") has the
+//! figures that chose this over a cryptographic or keyed digest.
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hash};

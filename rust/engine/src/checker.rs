@@ -5,11 +5,11 @@
 //! - decoded schemas;
 //! - pairwise `canRead` results.
 //!
-//! A remembered result stands in for a check only when the bytes are the same (RULES.md
-//! section 4): a schema is looked up by [`IndexDigest`] and every hit is confirmed against the
-//! bytes; decoded schemas and results are keyed by the identity of a confirmed entry, never by
-//! a digest. Callers hand over a [`SchemaSource`], so a JNI caller can read Java arrays in
-//! place and copy only the schemas that actually need decoding.
+//! A remembered result stands in for a check only when the bytes are the same
+//! (docs/rules.md#remembered-results): a schema is looked up by [`IndexDigest`] and every hit is
+//! confirmed against the bytes; decoded schemas and results are keyed by the identity of a
+//! confirmed entry, never by a digest. Callers hand over a [`SchemaSource`], so a JNI caller can
+//! read Java arrays in place and copy only the schemas that actually need decoding.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -206,7 +206,7 @@ impl Checker {
         self
     }
 
-    /// This checker, giving each kept finding about data an example (RULES.md section 4). The
+    /// This checker, giving each kept finding about data an example (docs/rules.md#examples). The
     /// broker's checker never does: its text keeps payloads out of broker diagnostics.
     pub fn with_examples(mut self, examples: bool) -> Checker {
         self.examples = examples;

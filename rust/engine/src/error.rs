@@ -1,4 +1,4 @@
-//! Errors about the input schemas (RULES.md section 4): always typed, never a panic.
+//! Errors about the input schemas (docs/rules.md#errors): always typed, never a panic.
 
 use std::fmt;
 
@@ -32,6 +32,11 @@ pub enum ErrorRule {
 }
 
 impl ErrorRule {
+    /// Every error rule ID, in declaration order.
+    pub fn all() -> impl Iterator<Item = ErrorRule> {
+        <ErrorRule as strum::VariantArray>::VARIANTS.iter().copied()
+    }
+
     pub fn id(self) -> &'static str {
         self.into()
     }

@@ -28,7 +28,7 @@ pub struct Finding {
     pub field_number: Option<u32>,
     pub writer: String,
     pub reader: String,
-    /// What the finding means for the data (RULES.md section 4): given when the checker was
+    /// What the finding means for the data (docs/rules.md#examples): given when the checker was
     /// asked for examples ([`crate::Checker::with_examples`]) and the finding is about data.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub example: Option<Example>,

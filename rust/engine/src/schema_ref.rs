@@ -90,7 +90,7 @@ enum Held {
     Bytes(Box<[u8]>),
     /// Only their length and SHA-256, for a large schema: a hit is confirmed by hashing the
     /// bytes offered, so that a history larger than the cache of schema data stays remembered
-    /// (RULES.md section 4: a cryptographic digest of at least 128 bits).
+    /// (docs/rules.md#remembered-results: a cryptographic digest of at least 128 bits).
     Sha256 { len: usize, digest: [u8; 32] },
     /// Nothing: data refused before it was kept.
     Nothing,

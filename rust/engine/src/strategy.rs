@@ -1,4 +1,4 @@
-//! Pulsar's schema compatibility strategies (RULES.md section 3).
+//! Pulsar's schema compatibility strategies (docs/rules.md#strategies).
 
 use std::fmt;
 use std::str::FromStr;

@@ -23,7 +23,7 @@ use crate::rules::{
 use crate::text::bound;
 
 /// Findings of each severity kept per compared pair and per report: more than a 4 KiB text
-/// can show. The rest are counted, never held (RULES.md section 4).
+/// can show. The rest are counted, never held (docs/rules.md#results).
 pub const KEPT_FINDINGS: usize = 64;
 /// Longest path kept in a finding; a longer one keeps its root and its last fields.
 const PATH_LIMIT: usize = 512;
@@ -39,7 +39,7 @@ pub(crate) struct Found {
     pub writer: String,
     pub reader: String,
     /// The finding's example, or why it has none; `None` when examples were not asked for or
-    /// the finding is not about data (RULES.md section 4).
+    /// the finding is not about data (docs/rules.md#examples).
     pub example: Option<Result<Example, String>>,
 }
 
@@ -251,7 +251,7 @@ struct Walked {
     back_finds: bool,
 }
 
-/// `examples`: whether kept findings about data get an example (RULES.md section 4).
+/// `examples`: whether kept findings about data get an example (docs/rules.md#examples).
 fn walk<'a>(
     profile: &'static Profile,
     (writer, reader): (MessageRef<'a>, MessageRef<'a>),
@@ -358,7 +358,7 @@ fn walk<'a>(
     // The guard's message rules that apply to the pair, run once its own have all spoken.
     let mut guard_messages: Vec<(&'static Rule, MessageCheck)> = Vec::new();
     // Where the profile's own rules found something in the pair: the fields' names, `None`
-    // for the message itself. A guard reports nothing there (RULES.md section 2).
+    // for the message itself. A guard reports nothing there (docs/rules.md#no-silent-data-loss).
     let mut flagged: Vec<Option<String>> = Vec::new();
     // The pair's fields matched by number, looked up once for every rule, in the writer's
     // order, and the same pairs the other way round in the reader's order.

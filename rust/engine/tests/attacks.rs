@@ -1,5 +1,6 @@
-//! Attacks by a client that may upload schemas (issue 9, RULES.md section 4): none may get an
-//! incompatible schema accepted, and none may make one check hold unbounded memory.
+//! Attacks by a client that may upload schemas (issue 9; docs/rules.md#remembered-results,
+//! docs/rules.md#limits): none may get an incompatible schema accepted, and none may make one
+//! check hold unbounded memory.
 //!
 //! `PROTOCOMPAT_WRITE_FIXTURES=1 cargo test --test attacks` rewrites `tests/fixtures/attacks/`
 //! (the colliding pair the Java tests send through JNI); without it, a difference fails.

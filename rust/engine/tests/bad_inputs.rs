@@ -1,4 +1,4 @@
-//! The bad-input catalogue (RULES.md section 4): every case is schema data as a broker would
+//! The bad-input catalogue (docs/rules.md#errors): every case is schema data as a broker would
 //! receive it, written to `tests/fixtures/bad/` for the other test suites, and must be refused
 //! with its rule ID and a message saying what is wrong.
 //!

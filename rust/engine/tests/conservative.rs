@@ -1,4 +1,4 @@
-//! The `conservative` profile (RULES.md section 5) over every shared fixture: its own cases
+//! The `conservative` profile (docs/rules.md#conservative) over every shared fixture: its own cases
 //! (`tests/fixtures/conservative`) under both profiles, and every rule of the profile shown in
 //! each direction somewhere in the compat, Editions and conservative cases, whose
 //! `expect.json` each carry a `conservative` block (`fixtures.rs` and `editions.rs` check
@@ -51,10 +51,10 @@ fn every_rule_of_the_profile_fires_in_each_direction_somewhere() {
     }
 }
 
-/// RULES.md section 2, "No silent data loss": in every direction of every fixture, each finding
+/// docs/rules.md#no-silent-data-loss: in every direction of every fixture, each finding
 /// of `conservative` is a `pip246` warning with the same rule ID and path, unless `pip246`
 /// already reports something at that path, or fails on a field holding it (its walk stops where
-/// a field's type changed: RULES.md section 2, last point); and the guard never changes a
+/// a field's type changed: docs/rules.md#decisions); and the guard never changes a
 /// `pip246` verdict.
 #[test]
 fn pip246_reports_every_conservative_finding_or_one_of_its_own_at_that_path() {

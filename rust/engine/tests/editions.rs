@@ -1,8 +1,8 @@
 //! Runs every Protobuf Editions case of `tests/fixtures/editions` (edition 2023 and 2024 schema
-//! data compiled by protoc and committed, see tests/fixtures/README.md) through the engine, in
-//! both directions and under FULL; checks that every rule of RULES.md section 2 fires in each
-//! direction somewhere; that each committed `.schema` holds its side's `.proto` files; and that
-//! the bad Editions inputs of `editions/bad` are refused with their rule.
+//! data compiled by protoc and committed, see tests/fixtures/README.md) through the engine, in both
+//! directions and under FULL; checks that every rule of `pip246` (docs/rules.md#pip246) fires in
+//! each direction somewhere; that each committed `.schema` holds its side's `.proto` files; and
+//! that the bad Editions inputs of `editions/bad` are refused with their rule.
 
 mod support;
 
@@ -19,8 +19,8 @@ use support::cases::{
 };
 use support::{fixtures, schema_from_text};
 
-/// The rule IDs of RULES.md section 2 (the default profile's failures and its warning).
-const SECTION_2: [&str; 11] = [
+/// The rule IDs of `pip246` (docs/rules.md#pip246): its failures and its warning.
+const PIP246_RULES: [&str; 11] = [
     "ROOT_MESSAGE_CHANGED",
     "SYNTAX_CHANGED",
     "FIELD_NUMBER_CHANGED",
@@ -79,11 +79,11 @@ fn full_in_one_traversal_reports_what_separate_walks_report() {
 }
 
 #[test]
-fn every_rule_of_section_2_fires_in_each_direction_somewhere() {
+fn every_rule_of_pip246_fires_in_each_direction_somewhere() {
     let cases = cases();
     for (direction, _) in DIRECTIONS {
         let fired = rules_fired(&cases, &PIP246, direction);
-        let missing: Vec<&str> = SECTION_2
+        let missing: Vec<&str> = PIP246_RULES
             .iter()
             .copied()
             .filter(|rule| !fired.contains(*rule))
@@ -95,7 +95,7 @@ fn every_rule_of_section_2_fires_in_each_direction_somewhere() {
         // Besides its own, pip246 reports the conservative profile's findings as warnings.
         let unknown: Vec<&String> = fired
             .iter()
-            .filter(|rule| !SECTION_2.contains(&rule.as_str()))
+            .filter(|rule| !PIP246_RULES.contains(&rule.as_str()))
             .filter(|rule| !PIP246.guard.iter().any(|g| g.id.id() == rule.as_str()))
             .collect();
         assert!(unknown.is_empty(), "expect.json names {unknown:?}");

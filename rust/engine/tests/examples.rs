@@ -1,4 +1,4 @@
-//! Examples (RULES.md section 4) over every fixture direction, both profiles: each finding
+//! Examples (docs/rules.md#examples) over every fixture direction, both profiles: each finding
 //! about data carries an example or says why it has none; each example's writer text is a
 //! message of the writer's schema that encodes to exactly its bytes (checked with
 //! prost-reflect, a runtime of its own); and a few outcomes are what protobuf does. The Java

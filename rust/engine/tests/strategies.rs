@@ -1,4 +1,4 @@
-//! Strategies over histories (RULES.md section 3), report contents and bounds, deep schemas.
+//! Strategies over histories (docs/rules.md#strategies), report contents and bounds, deep schemas.
 
 mod support;
 
@@ -294,7 +294,7 @@ fn text_report_stays_within_4_kib_and_counts_what_it_leaves_out() {
     );
     let report = check(&[&old], &new, Strategy::Full).unwrap();
     assert_eq!(report.total_failures, 600);
-    // Only the first findings are held; the rest are counted (RULES.md section 4).
+    // Only the first findings are held; the rest are counted (docs/rules.md#results).
     assert_eq!(report.failures.len(), protocompat::report::KEPT_FINDINGS);
     let text = report.render_text();
     assert!(text.len() <= TEXT_LIMIT, "{} bytes", text.len());

@@ -6,7 +6,7 @@
 //! (`evolve/compare.rs`). It fails when
 //! - `conservative` passes a direction in which a value was misread: an engine bug (UNSOUND);
 //! - a value was misread and `pip246` reports neither a failure nor a warning for that
-//!   direction (SILENT, RULES.md section 2, "No silent data loss");
+//!   direction (SILENT, docs/rules.md#no-silent-data-loss);
 //! - a finding's example contradicts the schemas (`evolve/examples.rs`);
 //! - when no step applied (a schema against itself): any finding, or any misread (which would
 //!   be a fault of this target's model of protobuf-java, not of the engine).
@@ -398,7 +398,7 @@ fn run(data: &[u8]) -> arbitrary::Result<()> {
         } else if pip.total_warnings > 0 {
             s.pip_warned_only.fetch_add(1, Relaxed);
         } else {
-            // RULES.md section 2, "No silent data loss": pip246 must at least warn.
+            // docs/rules.md#no-silent-data-loss: pip246 must at least warn.
             s.silent.fetch_add(1, Relaxed);
             let report = || {
                 describe(

@@ -1,4 +1,4 @@
-//! What a finding means for the data (RULES.md section 4, "Examples"): a smallest message the
+//! What a finding means for the data (docs/rules.md#examples): a smallest message the
 //! writer schema can produce along the finding's path, its bytes, and what protobuf-java does
 //! with those bytes under the reader schema. Worked out from the two schemas alone, knowing
 //! nothing of profiles or rules: the finding only says where to look.

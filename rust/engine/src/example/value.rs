@@ -201,9 +201,10 @@ fn meaning<'v>(field: FieldRef<'_>, value: &'v Val<'_>, by_name: bool) -> Meanin
     }
 }
 
-/// Whether the reader's values mean what the writer's did. Enums compare by value name where
-/// both sides are enums (a number read as another value's name is another value), else by
-/// number; `by_name` off compares enums by number alone, as defaults are (RULES.md section 2).
+/// Whether the reader's values mean what the writer's did. Enums compare by value name where both
+/// sides are enums (a number read as another value's name is another value), else by number;
+/// `by_name` off compares enums by number alone, as defaults are
+/// (docs/rules.md#default_value_changed).
 pub(crate) fn same(
     writer: FieldRef<'_>,
     written: &[Val<'_>],
@@ -225,7 +226,7 @@ pub(crate) fn same(
 
 /// Whether two fields' values can be compared when neither was written: both numbers (enums
 /// and bools included), or both text; a number's default against a string's is no finding of
-/// data (RULES.md section 2).
+/// data (docs/rules.md#default_value_changed).
 pub(crate) fn comparable_defaults(writer: FieldRef<'_>, reader: FieldRef<'_>) -> bool {
     fn family(field: FieldRef<'_>) -> Option<bool> {
         match field.kind() {

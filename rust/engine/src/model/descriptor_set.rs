@@ -4,7 +4,7 @@
 //! walked without decoding (`prescan`) to count it against the limits and to find where each
 //! file lies; then only the files of the root file's import closure are read into the model,
 //! dependencies first. Files outside it are counted and never read, so they impose nothing
-//! beyond the limits (RULES.md section 4).
+//! beyond the limits (docs/rules.md#limits).
 //!
 //! Most sets hold the root's closure and nothing else, as a client built from generated
 //! classes sends them. Such a set is first read in one pass, the model's reader keeping the

@@ -1,5 +1,5 @@
 //! The `conservative` profile: the 2026 revision of PIP-246 (`pip/pip-246.md` in
-//! apache/pulsar; RULES.md section 5). Directional, every syntax read through its effective
+//! apache/pulsar; docs/rules.md#conservative). Directional, every syntax read through its effective
 //! features, referenced types compared by structure. A profile is this list; the rules are the
 //! modules next to it.
 
@@ -132,8 +132,9 @@ const ENUM_VALUE_NOT_READABLE: Rule = Rule {
 };
 
 /// What `pip246` reports besides its own rules, as warnings, so that no direction in which
-/// protobuf's runtime could misread data passes without a finding (RULES.md section 2, "No
-/// silent data loss"): every rule above but the two `pip246` runs itself, to the letter.
+/// protobuf's runtime could misread data passes without a finding
+/// (docs/rules.md#no-silent-data-loss): every rule above but the two `pip246` runs itself, to the
+/// letter.
 pub(super) static AS_WARNINGS: &[Rule] = &[
     as_warning(UNSUPPORTED_FEATURE),
     as_warning(REQUIRED_FIELD_NOT_GUARANTEED),
@@ -158,7 +159,7 @@ const fn as_warning(rule: Rule) -> Rule {
 pub static CONSERVATIVE: Profile = Profile {
     name: "conservative",
     summary: "the 2026 revision of PIP-246: directional, every type change rejected, types \
-              compared by structure (RULES.md section 5)",
+              compared by structure (docs/rules.md#conservative)",
     rules: RULES,
     guard: &[],
     types: Types::ByStructure,

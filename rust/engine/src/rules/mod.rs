@@ -1,8 +1,8 @@
-//! The rules, one small module each, and the profiles that list them: a [`Profile`] is a list
-//! of rules and how referenced types are paired (`pip246.rs` for the default, RULES.md section
-//! 2; `conservative.rs`, section 5), not a branch in the code. The walker ([`crate::walk`])
-//! decides which message, enum and field pairs are compared; a rule only says what is wrong
-//! with one pair.
+//! The rules, one small module each, and the profiles that list them: a [`Profile`] is a list of
+//! rules and how referenced types are paired (`pip246.rs` for the default, docs/rules.md#pip246;
+//! `conservative.rs`, docs/rules.md#conservative), not a branch in the code. The walker
+//! ([`crate::walk`]) decides which message, enum and field pairs are compared; a rule only says
+//! what is wrong with one pair.
 
 mod cardinality;
 mod conservative;
@@ -33,7 +33,17 @@ use crate::model::{EnumRef, FieldRef, Kind, MessageRef, Syntax};
 
 /// Every rule ID a report or error can carry.
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, strum::IntoStaticStr,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    strum::IntoStaticStr,
+    strum::VariantArray,
 )]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 #[strum(serialize_all = "SCREAMING_SNAKE_CASE")]
@@ -49,7 +59,7 @@ pub enum RuleId {
     RepeatedToSingular,
     PackedToExpanded,
     ScalarTypeChanged,
-    // The `conservative` profile's own (RULES.md section 5).
+    // The `conservative` profile's own (docs/rules.md#conservative).
     RequiredFieldNotGuaranteed,
     TypeChanged,
     CardinalityChanged,
@@ -68,11 +78,17 @@ pub enum RuleId {
 }
 
 impl RuleId {
+    /// Every rule ID, in declaration order: derived from the enum, so that what lists them
+    /// (`protocompat rules`, the rules document's test) cannot miss a new one.
+    pub fn all() -> impl Iterator<Item = RuleId> {
+        <RuleId as strum::VariantArray>::VARIANTS.iter().copied()
+    }
+
     pub fn id(self) -> &'static str {
         self.into()
     }
 
-    /// Whether its findings are about data, and so carry an example (RULES.md section 4):
+    /// Whether its findings are about data, and so carry an example (docs/rules.md#examples):
     /// all but the root's name, the syntax string and the strategy's rejections.
     pub fn is_about_data(self) -> bool {
         !matches!(
@@ -101,7 +117,7 @@ pub enum Severity {
 }
 
 /// Which syntaxes a rule applies to. The seeds' proto2-only rules run when both declaring files
-/// are proto2 or both the same edition, which has the same features (RULES.md section 2); a
+/// are proto2 or both the same edition, which has the same features (docs/rules.md#pip246); a
 /// mixed pair already fails with SYNTAX_CHANGED.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Scope {
@@ -291,8 +307,8 @@ pub struct Profile {
     pub summary: &'static str,
     pub rules: &'static [Rule],
     /// Another profile's rules, reported as warnings wherever this profile's own rules find
-    /// nothing at the same path (RULES.md section 2, "No silent data loss"). They never change
-    /// a verdict.
+    /// nothing at the same path (docs/rules.md#no-silent-data-loss). They never change a
+    /// verdict.
     pub guard: &'static [Rule],
     pub(crate) types: Types,
 }

@@ -1,4 +1,4 @@
-//! The default profile, `pip246` (RULES.md section 2): which rules run, with which severity and
+//! The default profile, `pip246` (docs/rules.md#pip246): which rules run, with which severity and
 //! in which syntaxes, in the order findings about one pair are reported. A profile is this list;
 //! the rules are the modules next to it.
 
@@ -98,7 +98,7 @@ pub(super) static RULES: &[Rule] = &[
 /// The default profile: the rules of the 2023 PIP-246 seeds.
 pub static PIP246: Profile = Profile {
     name: "pip246",
-    summary: "the default: the rules of the 2023 PIP-246 proposal (RULES.md section 2)",
+    summary: "the default: the rules of the 2023 PIP-246 proposal (docs/rules.md#pip246)",
     rules: RULES,
     guard: super::conservative::AS_WARNINGS,
     types: super::Types::ByName,

@@ -10,8 +10,8 @@
 //!   protobuf's languages', or a field of `pb.JavaFeatures` past the ones it knows.
 //!
 //! Unknown values of the features it knows (explicit `*_UNKNOWN` ones included) and unknown
-//! `FeatureSet` fields are refused when a schema is decoded, under every profile (RULES.md
-//! section 2).
+//! `FeatureSet` fields are refused when a schema is decoded, under every profile
+//! (docs/rules.md#unsupported_feature).
 
 use crate::model::{FieldRef, Kind, MessageRef};
 

@@ -1,6 +1,6 @@
 //! Builds two different schema data whose XXH3-128 hashes are equal, from XXH3's published
 //! algorithm alone: the attack that made a cache keyed by that hash accept an incompatible
-//! schema (RULES.md section 4).
+//! schema (docs/rules.md#remembered-results).
 //!
 //! Past 240 bytes XXH3 mixes its input 1 KiB block by block. Inside a block, each 8-byte lane
 //! `v` of each 64-byte stripe only *adds* to two of eight 64-bit accumulators: `v` to

@@ -1,4 +1,4 @@
-//! The engine's examples (RULES.md section 4), checked against the schemas they were made
+//! The engine's examples (docs/rules.md#examples), checked against the schemas they were made
 //! from, for every finding that carries one (checkers built `.with_examples(true)`; findings
 //! without an example are not looked at, so this check is idle until the engine makes them):
 //! - the writer text parses with the writer schema (prost-reflect text format);

@@ -6,8 +6,8 @@
 //! dropped afterwards: the model keeps indices, not names to look up.
 //!
 //! Everything protobuf would refuse to build is refused here with the file and the element it
-//! is about (RULES.md section 4), also in declarations the root never reaches; a feature or an
-//! edition this checker does not know is UNSUPPORTED_FEATURE.
+//! is about (docs/rules.md#errors), also in declarations the root never reaches; a feature or
+//! an edition this checker does not know is UNSUPPORTED_FEATURE.
 //!
 //! - `files`: a file, its syntax or edition and its options;
 //! - `messages`: messages and their oneofs, fields sorted by number;

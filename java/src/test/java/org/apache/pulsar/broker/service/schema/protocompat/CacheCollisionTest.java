@@ -17,10 +17,10 @@ import org.apache.pulsar.common.protocol.schema.SchemaData;
 import org.junit.jupiter.api.Test;
 
 /**
- * The cache attack through JNI (RULES.md section 4): {@code tests/fixtures/attacks} holds an
- * accepted schema and a twin with another root message whose XXH3-128 hashes are equal (made by
- * {@code rust/engine/tests/attacks.rs} from XXH3's published algorithm). A checker that had
- * accepted the first once took the twin for it; the twin must be checked as itself.
+ * The cache attack through JNI (docs/rules.md#remembered-results): {@code tests/fixtures/attacks}
+ * holds an accepted schema and a twin with another root message whose XXH3-128 hashes are equal
+ * (made by {@code rust/engine/tests/attacks.rs} from XXH3's published algorithm). A checker that
+ * had accepted the first once took the twin for it; the twin must be checked as itself.
  */
 class CacheCollisionTest {
 

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** RULES.md section 3 through the Java class and JNI. */
+/** The strategies (docs/rules.md#strategies) through the Java class and JNI. */
 class StrategiesTest {
 
     private static final ProtobufNativeSchemaAdvanceCompatibilityCheck CHECK =

@@ -9,8 +9,8 @@ package org.apache.pulsar.broker.service.schema.protocompat.validator;
  * resource limit). Checked, as PIP-246 has it, so a test cannot forget that a check fails.
  *
  * <p>The message is the report the broker puts in its {@code IncompatibleSchemaException} for
- * the same schemas: a one-line summary, then one line per finding with its rule ID (RULES.md),
- * path, field number and direction, at most 4 KiB.
+ * the same schemas: a one-line summary, then one line per finding with its rule ID
+ * (docs/rules.md#rule-index), path, field number and direction, at most 4 KiB.
  */
 public class ProtoBufCanReadCheckException extends Exception {
     private static final long serialVersionUID = 1L;

@@ -71,7 +71,8 @@ class ExampleReplayTest {
                 if (findings.stream().anyMatch(ExampleReplayTest::aboutData)
                         && findings.stream().noneMatch(f -> f.has("example") || f.has("no_example"))) {
                     problems.add(where + ": no finding of the report has `example` or `no_example`: this"
-                            + " protocompat check does not write examples yet (RULES.md section 4)");
+                            + " protocompat check does not write examples yet"
+                            + " (docs/rules.md#examples)");
                     continue;
                 }
                 for (JsonNode finding : findings) {

@@ -19,7 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Replays one of the engine's examples (RULES.md section 4) through protobuf-java: the writer's
+ * Replays one of the engine's examples (docs/rules.md#examples) through protobuf-java: the writer's
  * message, in text format, must parse with the writer's descriptors and encode to the example's
  * bytes, and those bytes, parsed with the reader's descriptors, must do what the outcome says.
  */
