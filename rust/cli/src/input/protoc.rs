@@ -307,3 +307,43 @@ impl Drop for WorkDir {
         let _ = fs::remove_dir_all(&self.path);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file as protoc writes one: name (1), imports (3), source info (9), edition (14), the
+    /// last a field prost-types 0.14 does not know.
+    fn file(name: &str, imports: &[&str]) -> Vec<u8> {
+        let mut file = Vec::new();
+        wire::push_bytes(&mut file, 1, name.as_bytes());
+        for import in imports {
+            wire::push_bytes(&mut file, 3, import.as_bytes());
+        }
+        wire::push_bytes(&mut file, SOURCE_CODE_INFO, b"\x0A\x02\x01\x02");
+        file.extend([0x70, 0xE8, 0x07]);
+        file
+    }
+
+    #[test]
+    fn the_schema_set_is_protocs_files_in_java_order_without_source_info() {
+        // protoc lists imports first; the Java client's HashMap puts "BB" and "Aa" (one
+        // bucket, in insertion order) before "a".
+        let mut protoc_set = Vec::new();
+        for file in [file("a", &[]), file("BB", &[]), file("Aa", &["a", "BB"])] {
+            wire::push_bytes(&mut protoc_set, SET_FILE, &file);
+        }
+        let set = schema_set(&protoc_set, "Aa").unwrap();
+        let files: Vec<&[u8]> = wire::records(&set)
+            .unwrap()
+            .iter()
+            .map(|r| r.payload.unwrap())
+            .collect();
+        let mut want = Vec::new();
+        for (name, imports) in [("BB", &[][..]), ("Aa", &["a", "BB"]), ("a", &[])] {
+            want.push(wire::without_field(&file(name, imports), SOURCE_CODE_INFO).unwrap());
+        }
+        assert_eq!(files, want);
+        assert!(want[1].ends_with(&[0x70, 0xE8, 0x07]), "edition kept");
+    }
+}
