@@ -55,8 +55,9 @@ pub struct Request {
     #[arg(long, value_parser = parse_profile, default_value = "pip246")]
     pub profile: &'static Profile,
     /// The existing schemas, oldest first, then the proposed schema last; or NEW alone with
-    /// --against or --admin-url. Each is a .proto file, a directory (with --root), Pulsar
-    /// schema JSON, or a binary FileDescriptorSet (.pb, .binpb, .desc).
+    /// --against or --admin-url. Each is a .proto file (proto2, proto3, or Editions 2023 and
+    /// 2024 through protoc: see --protoc), a directory (with --root), Pulsar schema JSON, or a
+    /// binary FileDescriptorSet (.pb, .binpb, .desc).
     #[arg(required = true, value_name = "[EXISTING]... NEW")]
     pub inputs: Vec<String>,
 }

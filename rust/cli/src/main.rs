@@ -94,9 +94,10 @@ pub struct InputArgs {
     /// named by its path under the first root holding it. Default: the current directory.
     #[arg(short = 'I', long = "include", value_name = "DIR")]
     pub include: Vec<PathBuf>,
-    /// The protoc that compiles Protobuf Editions files (`edition = "2023";`), which
-    /// protocompat's own compiler does not read; proto2 and proto3 files need none. Default:
-    /// $PROTOC, else protoc on PATH, else the protoc built into protocompat.
+    /// The protoc that compiles a set of .proto files when one of them uses Protobuf Editions
+    /// (`edition = "2023";`), which protocompat's own compiler (protox) does not read; proto2
+    /// and proto3 files need none. Default: $PROTOC, else protoc on PATH, else the protoc
+    /// 36.2 that cargo fetched with protocompat's build (protoc-bin-vendored).
     #[arg(long, value_name = "PATH")]
     pub protoc: Option<PathBuf>,
 }
