@@ -556,3 +556,61 @@ fn protocs_failures_are_named() {
         assert_eq!(plain.status.code(), Some(0), "{}", text(&plain.stderr));
     }
 }
+
+/// protoc splits --proto_path at `:` and `=`: a root whose path has them still reaches it, and
+/// its complaints and positions name the root as the user did.
+#[cfg(unix)]
+#[test]
+fn a_root_path_with_colons_and_equals_signs_reaches_protoc() {
+    let dir = tempdir("editions-odd-root");
+    let order = |number: u32| {
+        format!("edition = \"2023\";\npackage p;\nmessage A {{\n  int32 x = {number};\n}}\n")
+    };
+    write_tree(
+        &dir,
+        &[
+            ("old/a:b=c/a.proto", &order(1)),
+            ("new/a:b=c/a.proto", &order(2)),
+            ("new/a:b=c/broken.proto", "edition = \"2023\";\nmessage {\n"),
+        ],
+    );
+    let protoc = protoc();
+    let out = protocompat_in(
+        &dir,
+        &[
+            "check",
+            "--protoc",
+            &protoc,
+            "--against",
+            "old/a:b=c",
+            "-I",
+            "new/a:b=c",
+            "new/a:b=c/a.proto",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("new/a:b=c/a.proto:4:3: FIELD_NUMBER_CHANGED p.A.x"),
+        "{stdout}"
+    );
+    let broken = protocompat_in(
+        &dir,
+        &[
+            "schema",
+            "--protoc",
+            &protoc,
+            "-I",
+            "new/a:b=c",
+            "new/a:b=c/broken.proto",
+        ],
+    );
+    assert_eq!(broken.status.code(), Some(2));
+    assert!(
+        text(&broken.stderr).contains(
+            "could not compile `broken.proto` (new/a:b=c/broken.proto): new/a:b=c/broken.proto:2:9: Expected message name."
+        ),
+        "{}",
+        text(&broken.stderr)
+    );
+}

@@ -155,19 +155,18 @@ pub fn compile(
     args.push(format!("--descriptor_set_out={}", out.display()));
     for (index, root) in roots.0.iter().enumerate() {
         let dir = match root {
-            Root::Dir(dir) => std::path::absolute(dir)
-                .map_err(|e| format!("cannot resolve {}: {e}", dir.display()))?,
+            Root::Dir(dir) => {
+                let dir = std::path::absolute(dir)
+                    .map_err(|e| format!("cannot resolve {}: {e}", dir.display()))?;
+                plain_for_protoc(dir, &work.path.join(format!("root{index}")))?
+            }
             Root::Tree(tree) => {
                 let dir = work.path.join(format!("tree{index}"));
                 write_tree(&dir, &tree.files)?;
                 dir
             }
         };
-        let shown = root.display("x");
-        shown_roots.push((
-            format!("{}/", dir.display()),
-            shown[..shown.len() - 1].to_owned(),
-        ));
+        shown_roots.push((format!("{}/", dir.display()), root.display("")));
         args.push(format!("--proto_path={}", dir.display()));
     }
     args.push(name.to_owned());
@@ -233,6 +232,33 @@ pub fn compile(
             files,
         }),
     })
+}
+
+/// `dir`, or a link to it at `link` where its path has a character protoc's --proto_path
+/// splits on: `:` (`;` on Windows) between roots, `=` between a virtual and a disk path.
+fn plain_for_protoc(dir: PathBuf, link: &Path) -> Result<PathBuf, String> {
+    let special: &[char] = if cfg!(windows) {
+        &[';', '=']
+    } else {
+        &[':', '=']
+    };
+    if !dir.to_string_lossy().contains(special) {
+        return Ok(dir);
+    }
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&dir, link)
+            .map_err(|e| format!("cannot link {} for protoc: {e}", dir.display()))?;
+        Ok(link.to_path_buf())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = link;
+        Err(format!(
+            "protoc cannot take the import root {}: its path has `;` or `=`",
+            dir.display()
+        ))
+    }
 }
 
 /// protoc's descriptor set as the schema data holds it: no source info (the Java client's
