@@ -554,6 +554,26 @@ fn protocs_failures_are_named() {
         // A proto3 file never runs protoc: protox compiles it.
         let plain = run(path(&fake), &["schema", "plain.proto"]);
         assert_eq!(plain.status.code(), Some(0), "{}", text(&plain.stderr));
+
+        // Without --protoc and PROTOC (an empty one is none), the protoc on PATH.
+        let bin = dir.join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::copy(&fake, bin.join("protoc")).unwrap();
+        let on_path = Command::new(env!("CARGO_BIN_EXE_protocompat"))
+            .args(["schema", "ok.proto"])
+            .env("PROTOC", "")
+            .env("PATH", &bin)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            text(&on_path.stderr).contains(&format!(
+                "protoc (PATH {}) could not compile `ok.proto`: bad",
+                path(&bin.join("protoc"))
+            )),
+            "{}",
+            text(&on_path.stderr)
+        );
     }
 }
 
