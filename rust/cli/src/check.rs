@@ -55,8 +55,9 @@ pub struct Request {
     #[arg(long, value_parser = parse_profile, default_value = "pip246")]
     pub profile: &'static Profile,
     /// The existing schemas, oldest first, then the proposed schema last; or NEW alone with
-    /// --against or --admin-url. Each is a .proto file, a directory (with --root), Pulsar
-    /// schema JSON, or a binary FileDescriptorSet (.pb, .binpb, .desc).
+    /// --against or --admin-url. Each is a .proto file (proto2, proto3, or Editions 2023 and
+    /// 2024 through protoc: see --protoc), a directory (with --root), Pulsar schema JSON, or a
+    /// binary FileDescriptorSet (.pb, .binpb, .desc).
     #[arg(required = true, value_name = "[EXISTING]... NEW")]
     pub inputs: Vec<String>,
 }
@@ -104,23 +105,19 @@ pub fn run(request: Request) -> ExitCode {
     // Inputs are read in the order given, so the first bad one is the one named; --against
     // inputs come after NEW, whose root file they look for.
     let mut existing: Vec<Loaded> = Vec::new();
+    let new_side = SideOptions {
+        root_message: request.input.root.as_deref(),
+        includes: &request.input.include,
+        counterpart: None,
+        protoc: request.input.protoc.as_deref(),
+    };
     for spec in positional {
-        match load_side(
-            spec,
-            request.input.root.as_deref(),
-            &request.input.include,
-            None,
-        ) {
+        match load_side(spec, &new_side) {
             Ok(loaded) => existing.extend(loaded),
             Err(message) => return refuse(format, Some(spec), None, &message),
         }
     }
-    let new = match load_one(
-        new_input,
-        request.input.root.as_deref(),
-        &request.input.include,
-        None,
-    ) {
+    let new = match load_one(new_input, &new_side) {
         Ok(new) => new,
         Err(message) => return refuse(format, Some(new_input), None, &message),
     };
@@ -168,7 +165,13 @@ pub fn run(request: Request) -> ExitCode {
         // The existing side looks for the new side's message, in its file if it has one.
         let root = request.input.root.as_deref().or(new_root.as_deref());
         for spec in &request.against {
-            match load_side(spec, root, &request.against_include, new_file.as_deref()) {
+            let against = SideOptions {
+                root_message: root,
+                includes: &request.against_include,
+                counterpart: new_file.as_deref(),
+                protoc: request.input.protoc.as_deref(),
+            };
+            match load_side(spec, &against) {
                 Ok(loaded) => existing.extend(loaded),
                 Err(message) => return refuse(format, Some(spec), None, &message),
             }
@@ -245,13 +248,8 @@ fn report(
 }
 
 /// The new side: one schema.
-fn load_one(
-    spec: &str,
-    root: Option<&str>,
-    includes: &[PathBuf],
-    counterpart: Option<&str>,
-) -> Result<Loaded, String> {
-    let mut loaded = load_side(spec, root, includes, counterpart)?;
+fn load_one(spec: &str, options: &SideOptions) -> Result<Loaded, String> {
+    let mut loaded = load_side(spec, options)?;
     match loaded.len() {
         1 => Ok(loaded.remove(0)),
         n => Err(format!(
@@ -261,19 +259,6 @@ fn load_one(
     }
 }
 
-fn load_side(
-    spec: &str,
-    root: Option<&str>,
-    includes: &[PathBuf],
-    counterpart: Option<&str>,
-) -> Result<Vec<Loaded>, String> {
-    let spec = Spec::parse(spec)?;
-    input::load(
-        &spec,
-        &SideOptions {
-            root_message: root,
-            includes,
-            counterpart,
-        },
-    )
+fn load_side(spec: &str, options: &SideOptions) -> Result<Vec<Loaded>, String> {
+    input::load(&Spec::parse(spec)?, options)
 }

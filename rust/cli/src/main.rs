@@ -94,6 +94,12 @@ pub struct InputArgs {
     /// named by its path under the first root holding it. Default: the current directory.
     #[arg(short = 'I', long = "include", value_name = "DIR")]
     pub include: Vec<PathBuf>,
+    /// The protoc that compiles a set of .proto files when one of them uses Protobuf Editions
+    /// (`edition = "2023";`), which protocompat's own compiler (protox) does not read; proto2
+    /// and proto3 files need none. Default: $PROTOC, else protoc on PATH, else the protoc
+    /// 36.2 that cargo fetched with protocompat's build (protoc-bin-vendored).
+    #[arg(long, value_name = "PATH")]
+    pub protoc: Option<PathBuf>,
 }
 
 pub fn parse_strategy(name: &str) -> Result<Strategy, String> {
@@ -218,6 +224,7 @@ fn schema(upload: bool, input: &InputArgs, file: &str) -> ExitCode {
                 root_message: input.root.as_deref(),
                 includes: &input.include,
                 counterpart: None,
+                protoc: input.protoc.as_deref(),
             },
         )
     });

@@ -1,11 +1,12 @@
 //! Tells a Protobuf Editions `.proto` file by its first statement, `edition = "2023";`.
 //!
 //! protox (0.9 and 0.10) parses syntax proto2 and proto3 only: on an Editions file it stops at
-//! the first token with "expected 'enum', ... but found 'edition'". The statement that declares
-//! the syntax or edition must be the first of a file, so only what may come before it is
-//! skipped here: a UTF-8 byte-order mark, whitespace and comments (`//`, `/* */`, and `#`, which
-//! protox also takes for a line comment). Anything else first, `syntax` included, makes the
-//! file no Editions file, so a comment or a string that mentions an edition cannot fool it.
+//! the first token with "expected 'enum', ... but found 'edition'", so a set with such a file
+//! goes to protoc instead (`protoc.rs`). The statement that declares the syntax or edition must
+//! be the first of a file, so only what may come before it is skipped here: a UTF-8 byte-order
+//! mark, whitespace and comments (`//`, `/* */`, and `#`, which protox also takes for a line
+//! comment). Anything else first, `syntax` included, makes the file no Editions file, so a
+//! comment or a string that mentions an edition cannot fool it.
 
 /// The edition the source declares (`2023`, `2024`), or `None` when its first statement is not
 /// `edition = "…"`.

@@ -11,34 +11,51 @@
 
 use std::collections::HashMap;
 
-use prost_types::{FileDescriptorProto, FileDescriptorSet};
+use prost_types::FileDescriptorSet;
 
 /// `set`'s files in the order the Java client writes them for the root file `root`; files
 /// `root` does not import are left out, as the client leaves them out.
 pub fn order(set: FileDescriptorSet, root: &str) -> FileDescriptorSet {
-    let mut by_name: HashMap<String, FileDescriptorProto> = set
-        .file
-        .into_iter()
-        .map(|f| (f.name().to_owned(), f))
+    FileDescriptorSet {
+        file: order_by(set.file, root, |f| (f.name(), &f.dependency)),
+    }
+}
+
+/// [`order`] for files of any form, given each one's name and imports: a descriptor set kept
+/// as protoc's bytes is ordered without being decoded and encoded again.
+pub fn order_by<T>(
+    files: Vec<T>,
+    root: &str,
+    name_and_imports: impl Fn(&T) -> (&str, &[String]),
+) -> Vec<T> {
+    let imports: HashMap<String, Vec<String>> = files
+        .iter()
+        .map(|f| {
+            let (name, imports) = name_and_imports(f);
+            (name.to_owned(), imports.to_vec())
+        })
         .collect();
     let mut inserted = Vec::new();
-    visit(root, &by_name, &mut inserted);
+    visit(root, &imports, &mut inserted);
     let mut map = JavaHashMap::default();
     for name in &inserted {
         map.insert(name.clone());
     }
-    FileDescriptorSet {
-        file: map
-            .iteration_order()
-            .filter_map(|name| by_name.remove(name))
-            .collect(),
-    }
+    let mut by_name: HashMap<String, T> = files
+        .into_iter()
+        .map(|f| (name_and_imports(&f).0.to_owned(), f))
+        .collect();
+    map.iteration_order()
+        .filter_map(|name| by_name.remove(name))
+        .collect()
 }
 
 /// `serializeFileDescriptor`: each dependency not yet in the map first, then the file.
-fn visit(name: &str, files: &HashMap<String, FileDescriptorProto>, inserted: &mut Vec<String>) {
-    let Some(file) = files.get(name) else { return };
-    for dependency in &file.dependency {
+fn visit(name: &str, files: &HashMap<String, Vec<String>>, inserted: &mut Vec<String>) {
+    let Some(dependencies) = files.get(name) else {
+        return;
+    };
+    for dependency in dependencies {
         if !inserted.contains(dependency) {
             visit(dependency, files, inserted);
         }

@@ -7,8 +7,10 @@ mod editions;
 mod git;
 mod java_order;
 mod proto;
+mod protoc;
 mod pulsar;
 pub mod roots;
+mod wire;
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -107,6 +109,8 @@ pub struct SideOptions<'a> {
     pub includes: &'a [PathBuf],
     /// In a directory or tree, the file to compare: the other side's root file.
     pub counterpart: Option<&'a str>,
+    /// The protoc that --protoc names, for Editions files.
+    pub protoc: Option<&'a Path>,
 }
 
 /// Files of a directory or tree looked at to find the one that declares the root message.
@@ -146,7 +150,13 @@ fn load_file(path: &Path, options: &SideOptions) -> Result<Vec<Loaded>, String> 
         }
         let roots = Roots::from_includes(options.includes);
         let name = roots.name_of(path)?;
-        return one(proto::compile(&roots, &name, &shown, options.root_message)?);
+        return one(proto::compile(
+            &roots,
+            &name,
+            &shown,
+            options.root_message,
+            options.protoc,
+        )?);
     }
     let bytes = fs::read(path).map_err(|e| format!("cannot read the file: {e}"))?;
     if matches!(extension.as_str(), "pb" | "binpb" | "desc" | "protoset") {
@@ -185,7 +195,13 @@ fn in_tree(first: Root, options: &SideOptions) -> Result<Loaded, String> {
         .counterpart
         .filter(|name| roots.find(name).is_some())
     {
-        return proto::compile(&roots, name, &first.display(name), options.root_message);
+        return proto::compile(
+            &roots,
+            name,
+            &first.display(name),
+            options.root_message,
+            options.protoc,
+        );
     }
     let Some(message) = options.root_message else {
         return Err(format!(
@@ -194,9 +210,15 @@ fn in_tree(first: Root, options: &SideOptions) -> Result<Loaded, String> {
             roots.describe()
         ));
     };
-    let found = proto::files_declaring(&roots, message, MAX_SCANNED_FILES)?;
+    let found = proto::files_declaring(&roots, message, MAX_SCANNED_FILES, options.protoc)?;
     match found.as_slice() {
-        [name] => proto::compile(&roots, name, &first.display(name), Some(message)),
+        [name] => proto::compile(
+            &roots,
+            name,
+            &first.display(name),
+            Some(message),
+            options.protoc,
+        ),
         [] => Err(format!(
             "no .proto file of {} declares `{message}`{}",
             first_label(&first),
@@ -252,6 +274,7 @@ mod tests {
                 root_message: root,
                 includes: &[],
                 counterpart: None,
+                protoc: None,
             };
             let loaded = load(&Spec::Path(pb.clone()), &options).unwrap();
             let json: Value = serde_json::from_slice(&loaded[0].data).unwrap();

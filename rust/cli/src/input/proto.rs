@@ -1,5 +1,6 @@
 //! Compiles a `.proto` file in its side's roots into the schema data the Java client would
-//! upload, keeping the source positions aside to show where a finding is.
+//! upload, keeping the source positions aside to show where a finding is: with protox, or with
+//! protoc when a file of the set uses Protobuf Editions ([`super::protoc`] says why).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -9,16 +10,19 @@ use std::rc::Rc;
 use prost::Message;
 use protocompat::ErrorRule;
 
-use super::roots::{Roots, SideResolver};
+use super::protoc::Protoc;
+use super::roots::{EditionsFile, Roots, SideResolver};
 use super::{descriptor_set, java_order};
 use super::{Loaded, Sources};
 
-/// Compiles the file named `name` in `roots`; `shown` is how the user named it.
+/// Compiles the file named `name` in `roots`; `shown` is how the user named it. `protoc` is
+/// the --protoc flag, looked at only for an Editions file.
 pub fn compile(
     roots: &Roots,
     name: &str,
     shown: &str,
     root_message: Option<&str>,
+    protoc: Option<&Path>,
 ) -> Result<Loaded, String> {
     let found = Rc::new(RefCell::new(None));
     let opened = Rc::new(RefCell::new(BTreeMap::new()));
@@ -31,7 +35,15 @@ pub fn compile(
     compiler.include_imports(true).include_source_info(true);
     if let Err(e) = compiler.open_file(name) {
         if let Some(found) = found.borrow_mut().take() {
-            return Err(editions_refused(shown, &found, roots, root_message));
+            let protoc = Protoc::find(protoc).map_err(|e| {
+                format!(
+                    "{}: {}, and protocompat compiles such files with protoc: {e}",
+                    ErrorRule::UnsupportedFeature.id(),
+                    uses_editions(&found)
+                )
+            })?;
+            return super::protoc::compile(&protoc, roots, name, shown, root_message)
+                .map_err(|e| format!("{}, so protoc compiles it: {e}", uses_editions(&found)));
         }
         return Err(format!("does not compile: {e:?}"));
     }
@@ -55,15 +67,9 @@ pub fn compile(
     })
 }
 
-/// UNSUPPORTED_FEATURE for an Editions file, with the protoc command that makes a descriptor
-/// set of the named file, which the CLI reads as it is.
-fn editions_refused(
-    shown: &str,
-    found: &super::roots::EditionsFile,
-    roots: &Roots,
-    root_message: Option<&str>,
-) -> String {
-    let what = if found.imported {
+/// Which file of the set uses Editions: the reason protoc runs at all.
+fn uses_editions(found: &EditionsFile) -> String {
+    if found.imported {
         format!(
             "the imported file `{}` ({}) uses Protobuf Editions (edition = \"{}\")",
             found.name, found.shown, found.edition
@@ -73,47 +79,6 @@ fn editions_refused(
             "file `{}` uses Protobuf Editions (edition = \"{}\")",
             found.name, found.edition
         )
-    };
-    let stem = Path::new(shown)
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "schema".to_owned());
-    let out = format!("{stem}.pb");
-    let mut protoc = vec![
-        "protoc".to_owned(),
-        "--include_imports".to_owned(),
-        format!("--descriptor_set_out={}", shell_word(&out)),
-    ];
-    for root in &roots.0 {
-        if let super::roots::Root::Dir(dir) = root {
-            protoc.push("-I".to_owned());
-            protoc.push(shell_word(&dir.display().to_string()));
-        }
-    }
-    protoc.push(shell_word(shown));
-    let root = root_message
-        .map(shell_word)
-        .unwrap_or_else(|| "<Message>".to_owned());
-    format!(
-        "{}: {what}, which protocompat cannot compile from .proto source (protox reads syntax \
-         proto2 and proto3 only); make a descriptor set with protoc and pass that instead: {}, \
-         then protocompat check ... {} --root {root}",
-        ErrorRule::UnsupportedFeature.id(),
-        protoc.join(" "),
-        shell_word(&out)
-    )
-}
-
-/// `word` as one shell word: as it is when it is plain, else in single quotes.
-pub fn shell_word(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"_-./=+:,@%".contains(&b));
-    if plain {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 
@@ -123,6 +88,7 @@ pub fn files_declaring(
     roots: &Roots,
     message: &str,
     at_most_files: usize,
+    protoc: Option<&Path>,
 ) -> Result<Vec<String>, String> {
     let simple = message.rsplit('.').next().unwrap_or(message);
     let Some(first) = roots.0.first() else {
@@ -136,7 +102,7 @@ pub fn files_declaring(
         if !mentions_message(&head, simple) {
             continue;
         }
-        if compile(roots, &name, &name, Some(message)).is_ok() {
+        if compile(roots, &name, &name, Some(message), protoc).is_ok() {
             declaring.push(name);
         }
     }
@@ -168,14 +134,6 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_protoc_hint_quotes_what_a_shell_would_split() {
-        assert_eq!(shell_word("dir/order.proto"), "dir/order.proto");
-        assert_eq!(shell_word("my dir/o.proto"), "'my dir/o.proto'");
-        assert_eq!(shell_word("it's"), "'it'\\''s'");
-        assert_eq!(shell_word(""), "''");
-    }
 
     #[test]
     fn a_message_is_found_by_its_simple_name_only() {

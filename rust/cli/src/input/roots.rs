@@ -266,7 +266,8 @@ const EDITION_SCAN_BYTES: u64 = 1 << 20;
 /// Looks files up in a side's roots only (then in the files protox bundles:
 /// `google/protobuf/descriptor.proto` and the well-known types). A file is first looked at for
 /// an `edition` statement: protox cannot parse Editions files (it stops at `edition` with a
-/// parse error), so such a file is refused before protox parses it, and `found` says which.
+/// parse error), so protox is stopped before it parses one, and `found` says which file, for
+/// protoc to compile the whole set instead.
 pub struct SideResolver {
     pub roots: Roots,
     /// The file named on the command line: every other file opened is an import.
