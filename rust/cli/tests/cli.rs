@@ -397,6 +397,8 @@ fn check_transcripts(root: &Path, document: &Path, contents: &str) -> usize {
         }
         let out = Command::new(env!("CARGO_BIN_EXE_protocompat"))
             .args(command.split_whitespace())
+            // Editions transcripts: the bundled protoc, whatever protoc this machine has.
+            .env("PROTOC", protoc_bin_vendored::protoc_bin_path().unwrap())
             .current_dir(root)
             .output()
             .unwrap();
