@@ -3,9 +3,12 @@
 //! check it: each version against those before it, then a consumer that brings the latest.
 
 use std::collections::BTreeSet;
+use std::io::IsTerminal;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use clap::ValueEnum;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use protocompat::text::printable;
 use protocompat::{Bounds, CheckError, Checker, Limits, Profile, Report, Strategy};
 use serde_json::{json, Value};
@@ -35,6 +38,16 @@ pub struct AuditArgs {
     /// Shown by default, in both formats.
     #[arg(long)]
     pub no_examples: bool,
+    /// Topics audited at once: each one's history, strategy and check. Every request still
+    /// draws on the one --timeout, and the report lists the topics in the same order whatever
+    /// the number.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 8,
+        value_parser = clap::value_parser!(u8).range(1..=64)
+    )]
+    pub concurrency: u8,
     #[command(flatten)]
     pub access: Access,
 }
@@ -89,21 +102,25 @@ pub fn run(args: AuditArgs) -> ExitCode {
     let checker = Checker::with_limits(Bounds::NONE, Limits::DEFAULT)
         .with_profile(args.profile)
         .with_examples(!args.no_examples);
+    let progress = Progress::new(
+        topics.len(),
+        progress_target(std::io::stderr().is_terminal(), ProgressDrawTarget::stderr),
+    );
+    let outcomes = audit_all(
+        &client,
+        &checker,
+        &topics,
+        args.concurrency.into(),
+        &progress,
+    );
+    // The report follows: the line is gone before it, or before the error.
+    progress.bar.finish_and_clear();
     let mut audits = Vec::new();
-    for topic in &topics {
-        match broker::history(&client, topic) {
-            Ok((name, history)) if !history.schemas.is_empty() => {
-                let strategy = match history.strategy {
-                    Ok(strategy) => strategy,
-                    Err(message) => return fail(&message),
-                };
-                audits.push(audit(&checker, name, strategy, &history.schemas));
-            }
-            Ok(_) => {}
-            // Another schema type: not ours to audit, but said.
-            Err(message) if message.contains("PROTOBUF_NATIVE schemas only") => {
-                skipped.push(printable(&format!("{topic}: {message}")).into_owned())
-            }
+    for outcome in outcomes {
+        match outcome {
+            Ok(Outcome::Audited(audit)) => audits.push(*audit),
+            Ok(Outcome::Empty) => {}
+            Ok(Outcome::Skipped(line)) => skipped.push(line),
             Err(message) => return fail(&message),
         }
     }
@@ -113,6 +130,141 @@ pub fn run(args: AuditArgs) -> ExitCode {
         AuditFormat::Json => print_out(&json_report(&args, &audits, &skipped)),
     }
     ExitCode::from(if conflicting > 0 { 1 } else { 0 })
+}
+
+/// What one topic gives the audit.
+enum Outcome {
+    // Boxed: an audit with its reports is far larger than the other outcomes.
+    Audited(Box<TopicAudit>),
+    /// No schema stored: nothing to replay.
+    Empty,
+    /// Another schema type, said in the report.
+    Skipped(String),
+}
+
+/// The history, strategy and check of one topic; an error stops the audit.
+fn audit_topic(client: &Client, checker: &Checker, topic: &str) -> Result<Outcome, String> {
+    match broker::history(client, topic) {
+        Ok((name, history)) if !history.schemas.is_empty() => {
+            let strategy = history.strategy?;
+            Ok(Outcome::Audited(Box::new(audit(
+                checker,
+                name,
+                strategy,
+                &history.schemas,
+            ))))
+        }
+        Ok(_) => Ok(Outcome::Empty),
+        // Another schema type: not ours to audit, but said.
+        Err(message) if message.contains("PROTOBUF_NATIVE schemas only") => Ok(Outcome::Skipped(
+            printable(&format!("{topic}: {message}")).into_owned(),
+        )),
+        Err(message) => Err(message),
+    }
+}
+
+/// Every topic audited by up to `concurrency` threads, which take the next topic in list
+/// order as they come free. The outcomes are in list order, up to and including the first
+/// error in that order: the one a serial audit stops at, since every topic before an error is
+/// taken before it, and finished.
+fn audit_all(
+    client: &Client,
+    checker: &Checker,
+    topics: &[String],
+    concurrency: usize,
+    progress: &Progress,
+) -> Vec<Result<Outcome, String>> {
+    let next = AtomicUsize::new(0);
+    // Set by an error: no topic after it is worth starting, its report will not be printed.
+    let stop = AtomicBool::new(false);
+    let mut slots: Vec<Option<Result<Outcome, String>>> = Vec::new();
+    slots.resize_with(topics.len(), || None);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..concurrency.clamp(1, topics.len().max(1)))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    while !stop.load(Ordering::Relaxed) {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(topic) = topics.get(index) else {
+                            break;
+                        };
+                        let outcome = audit_topic(client, checker, topic);
+                        match &outcome {
+                            Ok(Outcome::Audited(audit)) => progress.audited(audit.conflicts()),
+                            Ok(_) => progress.audited(false),
+                            Err(_) => stop.store(true, Ordering::Relaxed),
+                        }
+                        done.push((index, outcome));
+                    }
+                    done
+                })
+            })
+            .collect();
+        for worker in workers {
+            let done = worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            for (index, outcome) in done {
+                slots[index] = Some(outcome);
+            }
+        }
+    });
+    let mut outcomes = Vec::new();
+    for slot in slots {
+        // Only topics after an error are never taken.
+        let Some(outcome) = slot else { break };
+        let failed = outcome.is_err();
+        outcomes.push(outcome);
+        if failed {
+            break;
+        }
+    }
+    outcomes
+}
+
+/// `audited 312/1000 topics, 2 conflicts`, redrawn in place on stderr as topics finish.
+struct Progress {
+    bar: ProgressBar,
+    conflicts: AtomicUsize,
+}
+
+impl Progress {
+    fn new(topics: usize, target: ProgressDrawTarget) -> Progress {
+        let bar = ProgressBar::with_draw_target(Some(topics as u64), target).with_style(
+            ProgressStyle::with_template("audited {pos}/{len} topics, {msg}")
+                .expect("a valid template"),
+        );
+        bar.set_message("0 conflicts");
+        Progress {
+            bar,
+            conflicts: AtomicUsize::new(0),
+        }
+    }
+
+    fn audited(&self, conflicts: bool) {
+        if conflicts {
+            let count = self.conflicts.fetch_add(1, Ordering::Relaxed) + 1;
+            self.bar.set_message(match count {
+                1 => "1 conflict".to_owned(),
+                n => format!("{n} conflicts"),
+            });
+        }
+        self.bar.inc(1);
+    }
+}
+
+/// The progress line is drawn for a person at a terminal only: never into a pipe, a file or a
+/// CI log, where a line redrawn with carriage returns is noise.
+fn progress_target(
+    stderr_is_terminal: bool,
+    terminal: impl FnOnce() -> ProgressDrawTarget,
+) -> ProgressDrawTarget {
+    if stderr_is_terminal {
+        terminal()
+    } else {
+        ProgressDrawTarget::hidden()
+    }
 }
 
 /// Every topic of the namespaces asked for, once per stored schema (partitions, and the
@@ -460,6 +612,84 @@ mod tests {
             }),
             "{out}"
         );
+    }
+
+    /// A terminal that keeps what is written to it.
+    #[derive(Debug, Default, Clone)]
+    struct Screen(std::sync::Arc<std::sync::Mutex<String>>);
+
+    impl indicatif::TermLike for Screen {
+        fn width(&self) -> u16 {
+            80
+        }
+        fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn write_line(&self, s: &str) -> std::io::Result<()> {
+            self.write_str(&format!("{s}\n"))
+        }
+        fn write_str(&self, s: &str) -> std::io::Result<()> {
+            self.0.lock().unwrap().push_str(s);
+            Ok(())
+        }
+        fn clear_line(&self) -> std::io::Result<()> {
+            self.write_str("\r")
+        }
+        fn flush(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Two topics audited, one with conflicts, then the line cleared as `run` clears it.
+    fn drawn(stderr_is_terminal: bool) -> String {
+        let screen = Screen::default();
+        let term = screen.clone();
+        let progress = Progress::new(
+            2,
+            progress_target(stderr_is_terminal, || {
+                ProgressDrawTarget::term_like(Box::new(term))
+            }),
+        );
+        progress.audited(true);
+        progress.audited(false);
+        // Redraws are rate-limited: the last state is drawn on demand.
+        progress.bar.tick();
+        let shown = screen.0.lock().unwrap().clone();
+        progress.bar.finish_and_clear();
+        shown
+    }
+
+    #[test]
+    fn the_progress_line_is_drawn_on_a_terminal_only() {
+        let shown = drawn(true);
+        assert!(
+            shown.contains("audited 2/2 topics, 1 conflict"),
+            "{shown:?}"
+        );
+        assert_eq!(drawn(false), "");
+    }
+
+    #[test]
+    fn concurrency_is_1_to_64_and_8_by_default() {
+        let parse = |extra: &[&str]| {
+            let mut argv = vec!["audit", "--admin-url", "http://broker:8080"];
+            argv.extend(extra);
+            Command::try_parse_from(argv).map(|c| c.args.concurrency)
+        };
+        assert_eq!(parse(&[]).unwrap(), 8);
+        assert_eq!(parse(&["--concurrency", "1"]).unwrap(), 1);
+        assert_eq!(parse(&["--concurrency", "64"]).unwrap(), 64);
+        assert!(parse(&["--concurrency", "0"]).is_err());
+        assert!(parse(&["--concurrency", "65"]).is_err());
     }
 
     #[test]
