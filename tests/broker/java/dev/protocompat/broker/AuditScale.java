@@ -22,11 +22,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * cluster one topic at a time ({@code --concurrency 1}) and at its default concurrency, in turn,
  * {@code audit.scale.runs} times each after one untimed run that warms the broker's schema cache,
  * and the wall times are printed. {@code audit.scale.baseline} may name another protocompat
- * binary (an older build, without --concurrency) to time the same way. Every run must print the
- * same report.
+ * binary (an older build, without --concurrency) to time the same way, and
+ * {@code audit.scale.levels} more --concurrency values. Every run must print the same report.
  *
  * <p>{@code mvn -B -q -Pbench -DskipTests -Djmh.skip -Daudit.scale.skip=false package}, with
- * {@code -Daudit.scale.args="-Daudit.scale.topics=200 -Daudit.scale.baseline=..."} for others.
+ * {@code -Daudit.scale.args="-Daudit.scale.topics=200 -Daudit.scale.levels=2,4"} for others.
  */
 public final class AuditScale {
 
@@ -44,6 +44,9 @@ public final class AuditScale {
         int runs = Integer.getInteger("audit.scale.runs", 3);
         String cli = System.getProperty("protocompat.cli", "target/release/protocompat");
         String baseline = System.getProperty("audit.scale.baseline", "");
+        // More --concurrency values to time, beside 1 and the default: "2,4,16", say.
+        List<String> levels = Arrays.stream(System.getProperty("audit.scale.levels", "").split(","))
+                .map(String::strip).filter(level -> !level.isEmpty()).toList();
         byte[][] shop = {Shop.version(1), Shop.version(2), Shop.version(3)};
         System.out.println("machine: " + Runtime.getRuntime().availableProcessors() + " cores");
         try (StandaloneBroker broker = StandaloneBroker.start()) {
@@ -92,6 +95,9 @@ public final class AuditScale {
                 }
                 all.add(audit("--concurrency 1", cli, broker.webUrl(), "--concurrency", "1"));
                 all.add(audit("default concurrency", cli, broker.webUrl()));
+                for (String level : levels) {
+                    all.add(audit("--concurrency " + level, cli, broker.webUrl(), "--concurrency", level));
+                }
             }
             for (Run run : all) {
                 if (run.exit() > 1 || !run.report().equals(warm.report())) {
@@ -104,7 +110,7 @@ public final class AuditScale {
             for (String label : labels) {
                 double[] seconds = all.stream().skip(1).filter(run -> run.label().equals(label))
                         .mapToDouble(Run::seconds).sorted().toArray();
-                System.out.printf("%-20s median %.2f s of %s%n", label + ":", seconds[seconds.length / 2],
+                System.out.printf("%-22s median %.2f s of %s%n", label + ":", seconds[seconds.length / 2],
                         Arrays.toString(Arrays.stream(seconds).mapToObj(s -> String.format("%.2f", s)).toArray()));
             }
         }
