@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -226,7 +227,8 @@ fn audit_all(
 /// `audited 312/1000 topics, 2 conflicts`, redrawn in place on stderr as topics finish.
 struct Progress {
     bar: ProgressBar,
-    conflicts: AtomicUsize,
+    /// Counted and shown under one lock: a count shown after a higher one would go back.
+    conflicts: Mutex<usize>,
 }
 
 impl Progress {
@@ -238,14 +240,15 @@ impl Progress {
         bar.set_message("0 conflicts");
         Progress {
             bar,
-            conflicts: AtomicUsize::new(0),
+            conflicts: Mutex::new(0),
         }
     }
 
     fn audited(&self, conflicts: bool) {
         if conflicts {
-            let count = self.conflicts.fetch_add(1, Ordering::Relaxed) + 1;
-            self.bar.set_message(match count {
+            let mut count = self.conflicts.lock().unwrap_or_else(|e| e.into_inner());
+            *count += 1;
+            self.bar.set_message(match *count {
                 1 => "1 conflict".to_owned(),
                 n => format!("{n} conflicts"),
             });
