@@ -95,18 +95,22 @@ pub fn run(args: AuditArgs) -> ExitCode {
         Ok(client) => client,
         Err(message) => return fail(&message),
     };
+    let progress = Progress::new(progress_target(
+        std::io::stderr().is_terminal(),
+        ProgressDrawTarget::stderr,
+    ));
     let mut skipped = Vec::new();
-    let topics = match topics(&client, &args, &mut skipped) {
+    let topics = match topics(&client, &args, &mut skipped, &progress) {
         Ok(topics) => topics,
-        Err(message) => return fail(&message),
+        Err(message) => {
+            progress.bar.finish_and_clear();
+            return fail(&message);
+        }
     };
     let checker = Checker::with_limits(Bounds::NONE, Limits::DEFAULT)
         .with_profile(args.profile)
         .with_examples(!args.no_examples);
-    let progress = Progress::new(
-        topics.len(),
-        progress_target(std::io::stderr().is_terminal(), ProgressDrawTarget::stderr),
-    );
+    progress.auditing(topics.len());
     let outcomes = audit_all(
         &client,
         &checker,
@@ -224,36 +228,98 @@ fn audit_all(
     outcomes
 }
 
-/// `audited 312/1000 topics, 2 conflicts`, redrawn in place on stderr as topics finish.
+/// `listed the topics of 12/300 namespaces`, then `audited 312/1000 topics, 2 conflicts`,
+/// redrawn in place on stderr as namespaces and topics are done.
 struct Progress {
     bar: ProgressBar,
-    /// Counted and shown under one lock: a count shown after a higher one would go back.
-    conflicts: Mutex<usize>,
+    /// Counted and shown under one lock, the line written whole: a count shown after a higher
+    /// one, or one phase's count in the other's line, would go back.
+    counts: Mutex<Counts>,
+}
+
+#[derive(Default)]
+struct Counts {
+    done: usize,
+    total: usize,
+    conflicts: usize,
 }
 
 impl Progress {
-    fn new(topics: usize, target: ProgressDrawTarget) -> Progress {
-        let bar = ProgressBar::with_draw_target(Some(topics as u64), target).with_style(
-            ProgressStyle::with_template("audited {pos}/{len} topics, {msg}")
-                .expect("a valid template"),
-        );
-        bar.set_message("0 conflicts");
+    fn new(target: ProgressDrawTarget) -> Progress {
+        let bar = ProgressBar::with_draw_target(None, target)
+            .with_style(ProgressStyle::with_template("{msg}").expect("a valid template"));
+        // Redrawn now and then too: a redraw skipped by indicatif's rate limit is shown then,
+        // not only at the next topic, which may take long. No ticking thread for no line.
+        if !bar.is_hidden() {
+            bar.enable_steady_tick(std::time::Duration::from_millis(250));
+        }
         Progress {
             bar,
-            conflicts: Mutex::new(0),
+            counts: Mutex::new(Counts::default()),
         }
     }
 
+    fn update(&self, change: impl FnOnce(&mut Counts), line: impl FnOnce(&Counts) -> String) {
+        let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        change(&mut counts);
+        self.bar.set_message(line(&counts));
+    }
+
+    fn listing_line(counts: &Counts) -> String {
+        format!(
+            "listed the topics of {}/{} namespaces",
+            counts.done, counts.total
+        )
+    }
+
+    fn audit_line(counts: &Counts) -> String {
+        let conflicts = match counts.conflicts {
+            1 => "1 conflict".to_owned(),
+            n => format!("{n} conflicts"),
+        };
+        format!(
+            "audited {}/{} topics, {conflicts}",
+            counts.done, counts.total
+        )
+    }
+
+    /// Listing a cluster's topics takes two requests a namespace, one after another.
+    fn listing(&self, namespaces: usize) {
+        self.update(
+            |counts| {
+                *counts = Counts {
+                    total: namespaces,
+                    ..Counts::default()
+                }
+            },
+            Progress::listing_line,
+        );
+    }
+
+    fn listed(&self) {
+        self.update(|counts| counts.done += 1, Progress::listing_line);
+    }
+
+    fn auditing(&self, topics: usize) {
+        self.update(
+            |counts| {
+                *counts = Counts {
+                    total: topics,
+                    ..Counts::default()
+                }
+            },
+            Progress::audit_line,
+        );
+    }
+
     fn audited(&self, conflicts: bool) {
-        if conflicts {
-            let mut count = self.conflicts.lock().unwrap_or_else(|e| e.into_inner());
-            *count += 1;
-            self.bar.set_message(match *count {
-                1 => "1 conflict".to_owned(),
-                n => format!("{n} conflicts"),
-            });
-        }
-        self.bar.inc(1);
+        self.update(
+            |counts| {
+                counts.done += 1;
+                counts.conflicts += usize::from(conflicts);
+            },
+            Progress::audit_line,
+        );
     }
 }
 
@@ -276,6 +342,7 @@ fn topics(
     client: &Client,
     args: &AuditArgs,
     skipped: &mut Vec<String>,
+    progress: &Progress,
 ) -> Result<Vec<String>, String> {
     let namespaces = match (&args.namespace, &args.tenant) {
         (Some(namespace), _) => vec![namespace.clone()],
@@ -289,6 +356,7 @@ fn topics(
         }
     };
     let mut seen = BTreeSet::new();
+    progress.listing(namespaces.len());
     for namespace in namespaces {
         let Some((tenant, local)) = namespace.split_once('/') else {
             return Err(format!(
@@ -313,6 +381,7 @@ fn topics(
                 Err(message) => skipped.push(printable(&message).into_owned()),
             }
         }
+        progress.listed();
     }
     Ok(seen.into_iter().collect())
 }
@@ -652,33 +721,57 @@ mod tests {
         }
     }
 
-    /// Two topics audited, one with conflicts, then the line cleared as `run` clears it.
-    fn drawn(stderr_is_terminal: bool) -> String {
+    /// One of three namespaces listed, then two topics audited, one with conflicts, then the
+    /// line cleared as `run` clears it: what was drawn at each step.
+    fn drawn(stderr_is_terminal: bool) -> (String, String) {
         let screen = Screen::default();
         let term = screen.clone();
-        let progress = Progress::new(
-            2,
-            progress_target(stderr_is_terminal, || {
-                ProgressDrawTarget::term_like(Box::new(term))
-            }),
-        );
-        progress.audited(true);
-        progress.audited(false);
+        let progress = Progress::new(progress_target(stderr_is_terminal, || {
+            ProgressDrawTarget::term_like(Box::new(term))
+        }));
+        let shown = || std::mem::take(&mut *screen.0.lock().unwrap());
+        progress.listing(3);
+        progress.listed();
         // Redraws are rate-limited: the last state is drawn on demand.
         progress.bar.tick();
-        let shown = screen.0.lock().unwrap().clone();
+        let listing = shown();
+        progress.auditing(2);
+        progress.audited(true);
+        progress.audited(false);
+        progress.bar.tick();
+        let auditing = shown();
         progress.bar.finish_and_clear();
-        shown
+        (listing, auditing)
     }
 
     #[test]
     fn the_progress_line_is_drawn_on_a_terminal_only() {
-        let shown = drawn(true);
+        let (listing, auditing) = drawn(true);
         assert!(
-            shown.contains("audited 2/2 topics, 1 conflict"),
-            "{shown:?}"
+            listing.contains("listed the topics of 1/3 namespaces"),
+            "{listing:?}"
         );
-        assert_eq!(drawn(false), "");
+        assert!(
+            auditing.contains("audited 2/2 topics, 1 conflict"),
+            "{auditing:?}"
+        );
+        // Each line drawn is one of the phase's own, with its counts.
+        for line in auditing
+            .split('\r')
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+        {
+            assert!(
+                [
+                    "audited 0/2 topics, 0 conflicts",
+                    "audited 1/2 topics, 1 conflict",
+                    "audited 2/2 topics, 1 conflict"
+                ]
+                .contains(&line),
+                "{auditing:?}"
+            );
+        }
+        assert_eq!(drawn(false), (String::new(), String::new()));
     }
 
     #[test]
