@@ -3,9 +3,13 @@
 //! check it: each version against those before it, then a consumer that brings the latest.
 
 use std::collections::BTreeSet;
+use std::io::IsTerminal;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use clap::ValueEnum;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use protocompat::text::printable;
 use protocompat::{Bounds, CheckError, Checker, Limits, Profile, Report, Strategy};
 use serde_json::{json, Value};
@@ -35,6 +39,16 @@ pub struct AuditArgs {
     /// Shown by default, in both formats.
     #[arg(long)]
     pub no_examples: bool,
+    /// Topics audited at once: each one's history, strategy and check. Every request still
+    /// draws on the one --timeout, and the report lists the topics in the same order whatever
+    /// the number.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 8,
+        value_parser = clap::value_parser!(u8).range(1..=64)
+    )]
+    pub concurrency: u8,
     #[command(flatten)]
     pub access: Access,
 }
@@ -81,29 +95,37 @@ pub fn run(args: AuditArgs) -> ExitCode {
         Ok(client) => client,
         Err(message) => return fail(&message),
     };
+    let progress = Progress::new(progress_target(
+        std::io::stderr().is_terminal(),
+        ProgressDrawTarget::stderr,
+    ));
     let mut skipped = Vec::new();
-    let topics = match topics(&client, &args, &mut skipped) {
+    let topics = match topics(&client, &args, &mut skipped, &progress) {
         Ok(topics) => topics,
-        Err(message) => return fail(&message),
+        Err(message) => {
+            progress.bar.finish_and_clear();
+            return fail(&message);
+        }
     };
     let checker = Checker::with_limits(Bounds::NONE, Limits::DEFAULT)
         .with_profile(args.profile)
         .with_examples(!args.no_examples);
+    progress.auditing(topics.len());
+    let outcomes = audit_all(
+        &client,
+        &checker,
+        &topics,
+        args.concurrency.into(),
+        &progress,
+    );
+    // The report follows: the line is gone before it, or before the error.
+    progress.bar.finish_and_clear();
     let mut audits = Vec::new();
-    for topic in &topics {
-        match broker::history(&client, topic) {
-            Ok((name, history)) if !history.schemas.is_empty() => {
-                let strategy = match history.strategy {
-                    Ok(strategy) => strategy,
-                    Err(message) => return fail(&message),
-                };
-                audits.push(audit(&checker, name, strategy, &history.schemas));
-            }
-            Ok(_) => {}
-            // Another schema type: not ours to audit, but said.
-            Err(message) if message.contains("PROTOBUF_NATIVE schemas only") => {
-                skipped.push(printable(&format!("{topic}: {message}")).into_owned())
-            }
+    for outcome in outcomes {
+        match outcome {
+            Ok(Outcome::Audited(audit)) => audits.push(*audit),
+            Ok(Outcome::Empty) => {}
+            Ok(Outcome::Skipped(line)) => skipped.push(line),
             Err(message) => return fail(&message),
         }
     }
@@ -115,12 +137,212 @@ pub fn run(args: AuditArgs) -> ExitCode {
     ExitCode::from(if conflicting > 0 { 1 } else { 0 })
 }
 
+/// What one topic gives the audit.
+enum Outcome {
+    // Boxed: an audit with its reports is far larger than the other outcomes.
+    Audited(Box<TopicAudit>),
+    /// No schema stored: nothing to replay.
+    Empty,
+    /// Another schema type, said in the report.
+    Skipped(String),
+}
+
+/// The history, strategy and check of one topic; an error stops the audit.
+fn audit_topic(client: &Client, checker: &Checker, topic: &str) -> Result<Outcome, String> {
+    match broker::history(client, topic) {
+        Ok((name, history)) if !history.schemas.is_empty() => {
+            let strategy = history.strategy?;
+            Ok(Outcome::Audited(Box::new(audit(
+                checker,
+                name,
+                strategy,
+                &history.schemas,
+            ))))
+        }
+        Ok(_) => Ok(Outcome::Empty),
+        // Another schema type: not ours to audit, but said.
+        Err(message) if message.contains("PROTOBUF_NATIVE schemas only") => Ok(Outcome::Skipped(
+            printable(&format!("{topic}: {message}")).into_owned(),
+        )),
+        Err(message) => Err(message),
+    }
+}
+
+/// Every topic audited by up to `concurrency` threads, which take the next topic in list
+/// order as they come free. The outcomes are in list order, up to and including the first
+/// error in that order: the one a serial audit stops at, since every topic before an error is
+/// taken before it, and finished.
+fn audit_all(
+    client: &Client,
+    checker: &Checker,
+    topics: &[String],
+    concurrency: usize,
+    progress: &Progress,
+) -> Vec<Result<Outcome, String>> {
+    let next = AtomicUsize::new(0);
+    // Set by an error: no topic after it is worth starting, its report will not be printed.
+    let stop = AtomicBool::new(false);
+    let mut slots: Vec<Option<Result<Outcome, String>>> = Vec::new();
+    slots.resize_with(topics.len(), || None);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..concurrency.clamp(1, topics.len().max(1)))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    while !stop.load(Ordering::Relaxed) {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(topic) = topics.get(index) else {
+                            break;
+                        };
+                        let outcome = audit_topic(client, checker, topic);
+                        match &outcome {
+                            Ok(Outcome::Audited(audit)) => progress.audited(audit.conflicts()),
+                            Ok(_) => progress.audited(false),
+                            Err(_) => stop.store(true, Ordering::Relaxed),
+                        }
+                        done.push((index, outcome));
+                    }
+                    done
+                })
+            })
+            .collect();
+        for worker in workers {
+            let done = worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            for (index, outcome) in done {
+                slots[index] = Some(outcome);
+            }
+        }
+    });
+    let mut outcomes = Vec::new();
+    for slot in slots {
+        // Only topics after an error are never taken.
+        let Some(outcome) = slot else { break };
+        let failed = outcome.is_err();
+        outcomes.push(outcome);
+        if failed {
+            break;
+        }
+    }
+    outcomes
+}
+
+/// `listed the topics of 12/300 namespaces`, then `audited 312/1000 topics, 2 conflicts`,
+/// redrawn in place on stderr as namespaces and topics are done.
+struct Progress {
+    bar: ProgressBar,
+    /// Counted and shown under one lock, the line written whole: a count shown after a higher
+    /// one, or one phase's count in the other's line, would go back.
+    counts: Mutex<Counts>,
+}
+
+#[derive(Default)]
+struct Counts {
+    done: usize,
+    total: usize,
+    conflicts: usize,
+}
+
+impl Progress {
+    fn new(target: ProgressDrawTarget) -> Progress {
+        let bar = ProgressBar::with_draw_target(None, target)
+            .with_style(ProgressStyle::with_template("{msg}").expect("a valid template"));
+        // Redrawn now and then too: a redraw skipped by indicatif's rate limit is shown then,
+        // not only at the next topic, which may take long. No ticking thread for no line.
+        if !bar.is_hidden() {
+            bar.enable_steady_tick(std::time::Duration::from_millis(250));
+        }
+        Progress {
+            bar,
+            counts: Mutex::new(Counts::default()),
+        }
+    }
+
+    fn update(&self, change: impl FnOnce(&mut Counts), line: impl FnOnce(&Counts) -> String) {
+        let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        change(&mut counts);
+        self.bar.set_message(line(&counts));
+    }
+
+    fn listing_line(counts: &Counts) -> String {
+        format!(
+            "listed the topics of {}/{} namespaces",
+            counts.done, counts.total
+        )
+    }
+
+    fn audit_line(counts: &Counts) -> String {
+        let conflicts = match counts.conflicts {
+            1 => "1 conflict".to_owned(),
+            n => format!("{n} conflicts"),
+        };
+        format!(
+            "audited {}/{} topics, {conflicts}",
+            counts.done, counts.total
+        )
+    }
+
+    /// Listing a cluster's topics takes two requests a namespace, one after another.
+    fn listing(&self, namespaces: usize) {
+        self.update(
+            |counts| {
+                *counts = Counts {
+                    total: namespaces,
+                    ..Counts::default()
+                }
+            },
+            Progress::listing_line,
+        );
+    }
+
+    fn listed(&self) {
+        self.update(|counts| counts.done += 1, Progress::listing_line);
+    }
+
+    fn auditing(&self, topics: usize) {
+        self.update(
+            |counts| {
+                *counts = Counts {
+                    total: topics,
+                    ..Counts::default()
+                }
+            },
+            Progress::audit_line,
+        );
+    }
+
+    fn audited(&self, conflicts: bool) {
+        self.update(
+            |counts| {
+                counts.done += 1;
+                counts.conflicts += usize::from(conflicts);
+            },
+            Progress::audit_line,
+        );
+    }
+}
+
+/// The progress line is drawn for a person at a terminal only: never into a pipe, a file or a
+/// CI log, where a line redrawn with carriage returns is noise.
+fn progress_target(
+    stderr_is_terminal: bool,
+    terminal: impl FnOnce() -> ProgressDrawTarget,
+) -> ProgressDrawTarget {
+    if stderr_is_terminal {
+        terminal()
+    } else {
+        ProgressDrawTarget::hidden()
+    }
+}
+
 /// Every topic of the namespaces asked for, once per stored schema (partitions, and the
 /// persistent and non-persistent topics of a name, share one).
 fn topics(
     client: &Client,
     args: &AuditArgs,
     skipped: &mut Vec<String>,
+    progress: &Progress,
 ) -> Result<Vec<String>, String> {
     let namespaces = match (&args.namespace, &args.tenant) {
         (Some(namespace), _) => vec![namespace.clone()],
@@ -134,6 +356,7 @@ fn topics(
         }
     };
     let mut seen = BTreeSet::new();
+    progress.listing(namespaces.len());
     for namespace in namespaces {
         let Some((tenant, local)) = namespace.split_once('/') else {
             return Err(format!(
@@ -158,6 +381,7 @@ fn topics(
                 Err(message) => skipped.push(printable(&message).into_owned()),
             }
         }
+        progress.listed();
     }
     Ok(seen.into_iter().collect())
 }
@@ -460,6 +684,108 @@ mod tests {
             }),
             "{out}"
         );
+    }
+
+    /// A terminal that keeps what is written to it.
+    #[derive(Debug, Default, Clone)]
+    struct Screen(std::sync::Arc<std::sync::Mutex<String>>);
+
+    impl indicatif::TermLike for Screen {
+        fn width(&self) -> u16 {
+            80
+        }
+        fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn write_line(&self, s: &str) -> std::io::Result<()> {
+            self.write_str(&format!("{s}\n"))
+        }
+        fn write_str(&self, s: &str) -> std::io::Result<()> {
+            self.0.lock().unwrap().push_str(s);
+            Ok(())
+        }
+        fn clear_line(&self) -> std::io::Result<()> {
+            self.write_str("\r")
+        }
+        fn flush(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// One of three namespaces listed, then two topics audited, one with conflicts, then the
+    /// line cleared as `run` clears it: what was drawn at each step.
+    fn drawn(stderr_is_terminal: bool) -> (String, String) {
+        let screen = Screen::default();
+        let term = screen.clone();
+        let progress = Progress::new(progress_target(stderr_is_terminal, || {
+            ProgressDrawTarget::term_like(Box::new(term))
+        }));
+        let shown = || std::mem::take(&mut *screen.0.lock().unwrap());
+        progress.listing(3);
+        progress.listed();
+        // Redraws are rate-limited: the last state is drawn on demand.
+        progress.bar.tick();
+        let listing = shown();
+        progress.auditing(2);
+        progress.audited(true);
+        progress.audited(false);
+        progress.bar.tick();
+        let auditing = shown();
+        progress.bar.finish_and_clear();
+        (listing, auditing)
+    }
+
+    #[test]
+    fn the_progress_line_is_drawn_on_a_terminal_only() {
+        let (listing, auditing) = drawn(true);
+        assert!(
+            listing.contains("listed the topics of 1/3 namespaces"),
+            "{listing:?}"
+        );
+        assert!(
+            auditing.contains("audited 2/2 topics, 1 conflict"),
+            "{auditing:?}"
+        );
+        // Each line drawn is one of the phase's own, with its counts.
+        for line in auditing
+            .split('\r')
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+        {
+            assert!(
+                [
+                    "audited 0/2 topics, 0 conflicts",
+                    "audited 1/2 topics, 1 conflict",
+                    "audited 2/2 topics, 1 conflict"
+                ]
+                .contains(&line),
+                "{auditing:?}"
+            );
+        }
+        assert_eq!(drawn(false), (String::new(), String::new()));
+    }
+
+    #[test]
+    fn concurrency_is_1_to_64_and_8_by_default() {
+        let parse = |extra: &[&str]| {
+            let mut argv = vec!["audit", "--admin-url", "http://broker:8080"];
+            argv.extend(extra);
+            Command::try_parse_from(argv).map(|c| c.args.concurrency)
+        };
+        assert_eq!(parse(&[]).unwrap(), 8);
+        assert_eq!(parse(&["--concurrency", "1"]).unwrap(), 1);
+        assert_eq!(parse(&["--concurrency", "64"]).unwrap(), 64);
+        assert!(parse(&["--concurrency", "0"]).is_err());
+        assert!(parse(&["--concurrency", "65"]).is_err());
     }
 
     #[test]

@@ -1,0 +1,217 @@
+//! `audit --concurrency`: topics audited at once, never more than asked, with the report and
+//! the error of a serial audit; and no progress line where stderr is not a terminal, as in
+//! every test here, where it is a pipe.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use support::http::*;
+use support::*;
+
+/// Topics the fake broker lists.
+const TOPICS: usize = 24;
+
+/// The schema data the broker stores for `examples/shop/VERSION/order.proto`.
+fn shop_data(version: &str) -> String {
+    static DATA: Mutex<BTreeMap<String, String>> = Mutex::new(BTreeMap::new());
+    if let Some(data) = DATA.lock().unwrap().get(version) {
+        return data.clone();
+    }
+    let dir = format!("examples/shop/{version}");
+    let out = protocompat(&[
+        "schema",
+        "--root",
+        "shop.Order",
+        "-I",
+        &dir,
+        &format!("{dir}/order.proto"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let data = text(&out.stdout).trim_end().to_owned();
+    DATA.lock()
+        .unwrap()
+        .insert(version.to_owned(), data.clone());
+    data
+}
+
+/// A `GET …/schemas` answer holding `versions` as versions 0, 1, …
+fn history(versions: &[&str]) -> String {
+    let responses: Vec<serde_json::Value> = versions
+        .iter()
+        .enumerate()
+        .map(|(index, version)| {
+            serde_json::json!({
+                "version": index,
+                "type": "PROTOBUF_NATIVE",
+                "timestamp": 1700000000000u64 + index as u64,
+                "data": shop_data(version),
+                "properties": {},
+            })
+        })
+        .collect();
+    serde_json::json!({ "getSchemaResponses": responses }).to_string()
+}
+
+/// How many requests a fake broker is answering at once, and the most it ever was.
+#[derive(Default)]
+struct InFlight {
+    now: AtomicUsize,
+    most: AtomicUsize,
+}
+
+/// A broker listing `TOPICS` topics in namespace t/ns, each with a history of its own (every
+/// third one refused by the profile) under FULL, whose first topics answer slowest, so that
+/// topics finish in another order than the list's. With `hold`, the first history request
+/// waits (a while at most) for a second request to arrive, so that a concurrent audit is seen to be one.
+/// `refuse` names topics whose history request is refused, with the delay before it.
+fn broker(
+    in_flight: Arc<InFlight>,
+    hold: bool,
+    refuse: &'static [(usize, u64)],
+) -> impl Fn(&Seen, &mut dyn Write) -> io::Result<()> + Send + Sync {
+    let clean = history(&["v1", "v2"]);
+    let refused = history(&["v1", "v2", "v3"]);
+    let topics: Vec<String> = (0..TOPICS)
+        .map(|i| format!("persistent://t/ns/topic-{i:02}"))
+        .collect();
+    let topics = serde_json::to_string(&topics).unwrap();
+    let held = AtomicBool::new(!hold);
+    move |seen, w| {
+        let now = in_flight.now.fetch_add(1, Ordering::SeqCst) + 1;
+        in_flight.most.fetch_max(now, Ordering::SeqCst);
+        let path = seen.path.as_str();
+        // Topics are listed one request after another; their histories are read at once.
+        if path.starts_with("/admin/v2/schemas/") && !held.swap(true, Ordering::SeqCst) {
+            let start = Instant::now();
+            while in_flight.most.load(Ordering::SeqCst) < 2
+                && start.elapsed() < Duration::from_secs(10)
+            {
+                thread::sleep(Duration::from_millis(5));
+            }
+        }
+        let topic = path
+            .split("/topic-")
+            .nth(1)
+            .and_then(|rest| rest.get(..2))
+            .and_then(|n| n.parse::<usize>().ok());
+        if let Some(index) = topic {
+            thread::sleep(Duration::from_millis(
+                (TOPICS.saturating_sub(index * 4)) as u64 * 10,
+            ));
+        }
+        let (status, body) = match path {
+            "/admin/v2/tenants" => ("200 OK", "[\"t\"]".to_owned()),
+            "/admin/v2/namespaces/t" => ("200 OK", "[\"t/ns\"]".to_owned()),
+            "/admin/v2/persistent/t/ns" => ("200 OK", topics.clone()),
+            "/admin/v2/non-persistent/t/ns" => ("200 OK", "[]".to_owned()),
+            path if path.starts_with("/admin/v2/schemas/") => {
+                let index = topic.unwrap();
+                if let Some((_, delay)) = refuse.iter().find(|(i, _)| *i == index) {
+                    thread::sleep(Duration::from_millis(*delay));
+                    let reason = format!("{{\"reason\":\"topic {index} is not yours\"}}");
+                    ("403 Forbidden", reason)
+                } else if index % 3 == 0 {
+                    ("200 OK", refused.clone())
+                } else {
+                    ("200 OK", clean.clone())
+                }
+            }
+            path if path.contains("/schemaCompatibilityStrategy") => {
+                ("200 OK", "\"FULL\"".to_owned())
+            }
+            _ => ("404 Not Found", "{\"reason\":\"Not found\"}".to_owned()),
+        };
+        // Out of flight before the answer goes: once it has, the client may ask again before
+        // this thread runs on.
+        in_flight.now.fetch_sub(1, Ordering::SeqCst);
+        answer(w, status, &body)
+    }
+}
+
+/// `audit` of the fake broker with `extra` arguments: exit code, stdout (its admin URL, on a
+/// port of its own, written `URL`), stderr, and the most requests the broker answered at once.
+fn audit(
+    hold: bool,
+    refuse: &'static [(usize, u64)],
+    extra: &[&str],
+) -> (Option<i32>, String, String, usize) {
+    let in_flight = Arc::new(InFlight::default());
+    let server = Server::http(broker(in_flight.clone(), hold, refuse));
+    let url = server.url("http");
+    let mut args = vec!["audit", "--admin-url", &url, "--timeout", "120"];
+    args.extend(extra);
+    let out = protocompat(&args);
+    (
+        out.status.code(),
+        text(&out.stdout).replace(&url, "URL"),
+        text(&out.stderr),
+        in_flight.most.load(Ordering::SeqCst),
+    )
+}
+
+#[test]
+fn topics_are_audited_at_once_up_to_the_concurrency_with_the_serial_report() {
+    for format in ["text", "json"] {
+        let (code, serial, serial_err, one) =
+            audit(false, &[], &["--concurrency", "1", "--format", format]);
+        assert_eq!(one, 1, "--concurrency 1 asks one thing at a time");
+        assert_eq!(code, Some(1), "{serial}{serial_err}");
+        let (code, concurrent, err, most) =
+            audit(true, &[], &["--concurrency", "4", "--format", format]);
+        assert_eq!(code, Some(1), "{concurrent}{err}");
+        assert!(
+            (2..=4).contains(&most),
+            "--concurrency 4 had {most} requests in flight"
+        );
+        assert_eq!(concurrent, serial);
+        // Every topic, in the list's order, though the first ones finished last.
+        if format == "text" {
+            let lines: Vec<&str> = serial
+                .lines()
+                .filter(|l| l.starts_with("ok ") || l.starts_with("CONFLICTS "))
+                .collect();
+            assert_eq!(lines.len(), TOPICS, "{serial}");
+            for (index, line) in lines.iter().enumerate() {
+                assert!(line.contains(&format!("topic-{index:02} ")), "{serial}");
+                assert_eq!(line.starts_with("CONFLICTS"), index % 3 == 0, "{serial}");
+            }
+            assert_eq!(
+                serial.lines().last().unwrap(),
+                format!(
+                    "{TOPICS} topics with PROTOBUF_NATIVE schemas at URL, 8 with a history the \
+                     profile pip246 refuses"
+                )
+            );
+        }
+        // No progress line into a pipe, and stdout is the report only.
+        for stream in [&serial_err, &err] {
+            assert!(!stream.contains('\r'), "{stream:?}");
+            assert!(!stream.contains("audited"), "{stream:?}");
+            assert_eq!(stream, "", "a successful audit says nothing on stderr");
+        }
+        if format == "json" {
+            let report: serde_json::Value = serde_json::from_str(&concurrent).expect("JSON");
+            assert_eq!(report["topics"].as_array().unwrap().len(), TOPICS);
+        }
+    }
+}
+
+/// Two topics refused: the concurrent audit hears of the later one first, yet names the
+/// earlier one, as the serial audit does.
+#[test]
+fn a_concurrent_audit_stops_at_the_error_a_serial_one_stops_at() {
+    const REFUSED: &[(usize, u64)] = &[(2, 1500), (5, 0)];
+    for concurrency in ["1", "4"] {
+        let (code, out, err, _) = audit(false, REFUSED, &["--concurrency", concurrency]);
+        assert_eq!(code, Some(2), "{out}{err}");
+        assert_eq!(out, "");
+        assert!(err.contains("HTTP 403: topic 2 is not yours"), "{err}");
+        assert!(!err.contains("audited") && !err.contains('\r'), "{err:?}");
+    }
+}
