@@ -499,17 +499,20 @@ fn compared_versions(audit: &TopicAudit, version: i64) -> Vec<i64> {
 fn text(args: &AuditArgs, audits: &[TopicAudit], skipped: &[String]) -> String {
     let mut lines = Vec::new();
     for audit in audits {
-        let versions = audit.versions.len();
+        let versions = match audit.versions.len() {
+            1 => "1 version".to_owned(),
+            n => format!("{n} versions"),
+        };
         let topic = printable(&audit.topic);
         if !audit.conflicts() {
             lines.push(format!(
-                "ok        {topic} ({versions} versions, {})",
+                "ok        {topic} ({versions}, {})",
                 audit.strategy.name()
             ));
             continue;
         }
         lines.push(format!(
-            "CONFLICTS {topic} ({versions} versions, {})",
+            "CONFLICTS {topic} ({versions}, {})",
             audit.strategy.name()
         ));
         for (version, report) in &audit.uploads {
