@@ -4,10 +4,9 @@
 
 mod support;
 
-use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -16,29 +15,6 @@ use support::*;
 
 /// Topics the fake broker lists.
 const TOPICS: usize = 24;
-
-/// The schema data the broker stores for `examples/shop/VERSION/order.proto`.
-fn shop_data(version: &str) -> String {
-    static DATA: Mutex<BTreeMap<String, String>> = Mutex::new(BTreeMap::new());
-    if let Some(data) = DATA.lock().unwrap().get(version) {
-        return data.clone();
-    }
-    let dir = format!("examples/shop/{version}");
-    let out = protocompat(&[
-        "schema",
-        "--root",
-        "shop.Order",
-        "-I",
-        &dir,
-        &format!("{dir}/order.proto"),
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let data = text(&out.stdout).trim_end().to_owned();
-    DATA.lock()
-        .unwrap()
-        .insert(version.to_owned(), data.clone());
-    data
-}
 
 /// A `GET …/schemas` answer holding `versions` as versions 0, 1, …
 fn history(versions: &[&str]) -> String {

@@ -20,21 +20,6 @@ use support::*;
 /// How long a run may take before the test calls it a hang: far above what each needs.
 const HANG: Duration = Duration::from_secs(120);
 
-/// The schema data the broker stores for `examples/shop/VERSION/order.proto`.
-fn shop_data(version: &str) -> String {
-    let dir = format!("examples/shop/{version}");
-    let out = protocompat(&[
-        "schema",
-        "--root",
-        "shop.Order",
-        "-I",
-        &dir,
-        &format!("{dir}/order.proto"),
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    text(&out.stdout).trim_end().to_owned()
-}
-
 /// A `GET …/schemas` answer holding shop v1 as version 0.
 fn history() -> String {
     serde_json::json!({"getSchemaResponses": [{

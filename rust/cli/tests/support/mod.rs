@@ -111,3 +111,28 @@ pub fn git(dir: &Path, args: &[&str]) {
         .unwrap();
     assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
 }
+
+/// The schema data the broker stores for `examples/shop/VERSION/order.proto`, made once per
+/// version and test binary (a fake admin API serves it for every topic).
+pub fn shop_data(version: &str) -> String {
+    static DATA: std::sync::Mutex<std::collections::BTreeMap<String, String>> =
+        std::sync::Mutex::new(std::collections::BTreeMap::new());
+    if let Some(data) = DATA.lock().unwrap().get(version) {
+        return data.clone();
+    }
+    let dir = format!("examples/shop/{version}");
+    let out = protocompat(&[
+        "schema",
+        "--root",
+        "shop.Order",
+        "-I",
+        &dir,
+        &format!("{dir}/order.proto"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let data = text(&out.stdout).trim_end().to_owned();
+    DATA.lock()
+        .unwrap()
+        .insert(version.to_owned(), data.clone());
+    data
+}
