@@ -253,3 +253,42 @@ fn outcomes_are_what_protobuf_does() {
         }
     );
 }
+
+/// A message along the finding's path that the reader reads and then drops, because a later
+/// member of the reader's oneof (a field the writer must write) clears it: protobuf-java keeps
+/// the last member, so the message is gone, not kept as an unknown field. Found by the evolve
+/// fuzz target in CI.
+#[test]
+fn a_message_cleared_by_a_later_oneof_member_is_read_as_unset() {
+    let inner = "message Inner { optional int32 x = 1; }";
+    let old = format!(
+        "syntax = \"proto2\"; package shop; {inner} \
+         message Order {{ optional Inner a = 1; required fixed64 b = 18; }}"
+    );
+    let new = "syntax = \"proto2\"; package shop; message Inner { optional sint32 x = 1; } \
+               message Order { oneof o { Inner a = 1; fixed64 b = 18; } }";
+    let report = with_examples(&protocompat::PIP246)
+        .check(
+            &[schema_from_text(&old, "shop.Order").as_slice()],
+            &schema_from_text(new, "shop.Order"),
+            Strategy::Backward,
+        )
+        .unwrap();
+    let finding = report
+        .failures
+        .iter()
+        .chain(&report.warnings)
+        .find(|f| f.path == "shop.Order.a.x")
+        .unwrap_or_else(|| panic!("{}", report.render_text()));
+    let example = finding.example.clone().expect("an example");
+    assert_eq!(
+        example.outcome,
+        Outcome::Value {
+            path: "shop.Order.a".into(),
+            written: "{ x: 1 }".into(),
+            read: "{ }".into()
+        },
+        "{}",
+        report.render_text()
+    );
+}

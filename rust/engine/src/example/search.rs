@@ -96,7 +96,8 @@ pub(crate) fn search<'a>(
                 }
             }
             Ok(read) => {
-                if let Some(outcome) = compare(&read, trail, reader, &candidate, &reader_path) {
+                let compared = compare(&read, &message, trail, reader, &candidate, &reader_path);
+                if let Some(outcome) = compared {
                     return Ok(example(&message, bytes, outcome));
                 }
             }
@@ -515,24 +516,40 @@ fn as_java_writes(message: &mut Msg<'_>) {
     }
 }
 
-/// What the reader got, compared with what the writer meant, along the trail and then in the
-/// compared message; `None` when every value reads the same.
+/// What the reader got, compared with what the writer meant (`written`, the whole message),
+/// along the trail and then in the compared message; `None` when every value reads the same.
 fn compare<'a>(
     read: &Msg<'a>,
+    written: &Msg<'a>,
     trail: &[(FieldRef<'a>, FieldRef<'a>)],
     reader: MessageRef<'a>,
     candidate: &Candidate<'a>,
     pair_path: &str,
 ) -> Option<Outcome> {
     let mut at = read;
+    let mut wrote = Some(written);
     let mut path = read.ty.full_name().to_owned();
-    for (_, r) in trail {
+    for (w, r) in trail {
         path.push('.');
         path.push_str(r.name());
+        let values = wrote.and_then(|m| m.get(w.number()));
+        wrote = match values.and_then(|v| v.last()) {
+            Some(Val::Msg(inner)) => Some(inner),
+            _ => None,
+        };
         let Some(Val::Msg(next)) = at.get(r.number()).and_then(|v| v.last()) else {
-            return Some(Outcome::Unknown {
+            if at.unknown.contains(&r.number()) {
+                return Some(Outcome::Unknown {
+                    path,
+                    number: r.number(),
+                });
+            }
+            // Read, then dropped: a later member of the reader's oneof cleared it, as
+            // protobuf-java keeps only the last member it reads.
+            return Some(Outcome::Value {
                 path,
-                number: r.number(),
+                written: values.map_or_else(|| braced(""), |v| render_all(*w, v)),
+                read: braced(""),
             });
         };
         at = next;
