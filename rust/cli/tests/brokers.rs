@@ -437,22 +437,11 @@ fn large_metrics_are_streamed_within_the_bound() {
         if seen.path != "/metrics/" {
             return answer(w, "404 Not Found", "{}");
         }
-        w.write_all(
-            b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\
-              Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
-        )?;
-        let chunk = |w: &mut dyn Write, data: &[u8]| -> io::Result<()> {
-            write!(w, "{:x}\r\n", data.len())?;
-            w.write_all(data)?;
-            w.write_all(b"\r\n")
-        };
         let block = "pulsar_storage_size{cluster=\"standalone\",topic=\"persistent://t/n/x\"} 0\n"
             .repeat(16 << 10);
-        for _ in 0..16 {
-            chunk(w, block.as_bytes())?;
-        }
-        chunk(w, with_plugin("pip246", "0.1.0", 1).as_bytes())?;
-        w.write_all(b"0\r\n\r\n")
+        let ours = with_plugin("pip246", "0.1.0", 1);
+        let blocks = std::iter::repeat_n(block.as_bytes(), 16);
+        chunked(w, "text/plain", blocks.chain([ours.as_bytes()]))
     });
     let small = broker(with_plugin("pip246", "0.1.0", 1));
     let admin = admin(vec![id(&large), id(&small)], None);

@@ -490,12 +490,7 @@ fn an_editions_proto_compiles_with_protoc() {
             .concat(),
         );
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        let set = base64::Engine::decode(
-            &base64::engine::general_purpose::STANDARD,
-            json["fileDescriptorSet"].as_str().unwrap(),
-        )
-        .unwrap();
+        let (json, set) = schema_output(&out.stdout);
         assert_eq!(set, std::fs::read(editions_data("order.pb")).unwrap());
         assert_eq!(json["rootMessageTypeName"], "shop.Order");
         assert_eq!(json["rootFileDescriptorName"], "order.proto");
@@ -575,12 +570,7 @@ fn an_editions_import_without_protoc_is_named() {
     // would have it, before protoc's own.
     let out = protocompat(&[&args[..], &["--protoc", &bundled_protoc()]].concat());
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let set = base64::Engine::decode(
-        &base64::engine::general_purpose::STANDARD,
-        json["fileDescriptorSet"].as_str().unwrap(),
-    )
-    .unwrap();
+    let (_, set) = schema_output(&out.stdout);
     let set: prost_types::FileDescriptorSet = prost::Message::decode(set.as_slice()).unwrap();
     let java_features = set
         .file
@@ -611,12 +601,7 @@ fn a_protoc_editions_descriptor_set_passes_through_unchanged() {
     let out = protocompat(&["schema", path(&pb)]);
     let stderr = text(&out.stderr);
     if out.status.code() == Some(0) {
-        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        let set = base64::Engine::decode(
-            &base64::engine::general_purpose::STANDARD,
-            json["fileDescriptorSet"].as_str().unwrap(),
-        )
-        .unwrap();
+        let (json, set) = schema_output(&out.stdout);
         assert_eq!(set, std::fs::read(&pb).unwrap());
         assert_eq!(json["rootMessageTypeName"], "shop.Order");
         assert_eq!(json["rootFileDescriptorName"], "order.proto");

@@ -71,12 +71,7 @@ struct Data {
 }
 
 fn parse_data(json: &[u8]) -> Data {
-    let json: Value = serde_json::from_slice(json).unwrap();
-    let set = base64::Engine::decode(
-        &base64::engine::general_purpose::STANDARD,
-        json["fileDescriptorSet"].as_str().unwrap(),
-    )
-    .unwrap();
+    let (json, set) = schema_output(json);
     let files = split_set(&set)
         .into_iter()
         .map(|file| {

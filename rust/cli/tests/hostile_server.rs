@@ -332,25 +332,15 @@ fn a_huge_answer_is_refused_at_the_bound() {
         if !seen.path.ends_with("/schemas") {
             return answer(w, "200 OK", "\"FULL\"");
         }
-        w.write_all(
-            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\
-              Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
-        )?;
-        let chunk = |w: &mut dyn Write, data: &[u8]| -> io::Result<()> {
-            write!(w, "{:x}\r\n", data.len())?;
-            w.write_all(data)?;
-            w.write_all(b"\r\n")
-        };
-        chunk(
-            w,
-            br#"{"getSchemaResponses":[{"version":0,"type":"PROTOBUF_NATIVE","data":""#,
-        )?;
         let block = vec![b'A'; 1 << 20];
-        for _ in 0..1000 {
-            chunk(w, &block)?;
-        }
-        chunk(w, br#""}]}"#)?;
-        w.write_all(b"0\r\n\r\n")
+        let head: &[u8] =
+            br#"{"getSchemaResponses":[{"version":0,"type":"PROTOBUF_NATIVE","data":""#;
+        let blocks = std::iter::repeat_n(block.as_slice(), 1000);
+        chunked(
+            w,
+            "application/json",
+            [head].into_iter().chain(blocks).chain([&br#""}]}"#[..]]),
+        )
     });
     let out = run(
         &check_topic(&huge.url("http"), "v2", &["--timeout", "600"]),

@@ -115,6 +115,26 @@ pub fn answer(w: &mut dyn Write, status: &str, body: &str) -> io::Result<()> {
     )
 }
 
+/// A 200 answer sent in chunks as they are made, so a test can send more than it holds; a
+/// client that stops reading ends it with a write error.
+pub fn chunked<'a>(
+    w: &mut dyn Write,
+    content_type: &str,
+    chunks: impl IntoIterator<Item = &'a [u8]>,
+) -> io::Result<()> {
+    write!(
+        w,
+        "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\n\
+         Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    )?;
+    for data in chunks {
+        write!(w, "{:x}\r\n", data.len())?;
+        w.write_all(data)?;
+        w.write_all(b"\r\n")?;
+    }
+    w.write_all(b"0\r\n\r\n")
+}
+
 pub fn redirect(w: &mut dyn Write, location: &str) -> io::Result<()> {
     write!(
         w,

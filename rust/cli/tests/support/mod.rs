@@ -136,3 +136,15 @@ pub fn shop_data(version: &str) -> String {
         .insert(version.to_owned(), data.clone());
     data
 }
+
+/// What `protocompat schema` printed: its JSON, and the descriptor set it carries, decoded from
+/// base64.
+pub fn schema_output(stdout: &[u8]) -> (serde_json::Value, Vec<u8>) {
+    let json: serde_json::Value = serde_json::from_slice(stdout).unwrap();
+    let set = base64::Engine::decode(
+        &base64::engine::general_purpose::STANDARD,
+        json["fileDescriptorSet"].as_str().unwrap(),
+    )
+    .unwrap();
+    (json, set)
+}
