@@ -34,6 +34,24 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    /// A schema compiled from `.proto` source, by protox or protoc: `set`, the descriptor set as
+    /// the Java client would upload it, wrapped as Pulsar's schema data for the root file
+    /// `name`, and `sources` for the positions of its declarations.
+    fn compiled(
+        set: Vec<u8>,
+        name: &str,
+        root_message: Option<&str>,
+        shown: &str,
+        sources: Sources,
+    ) -> Result<Loaded, String> {
+        Ok(Loaded {
+            data: descriptor_set::wrap(set, Some(name), root_message)?,
+            label: shown.to_owned(),
+            version: None,
+            sources: Some(sources),
+        })
+    }
+
     /// The label, with Pulsar's version where known: `persistent://public/default/orders version 3`.
     pub fn describe(&self) -> String {
         match self.version {

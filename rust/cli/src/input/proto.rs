@@ -10,9 +10,9 @@ use std::rc::Rc;
 use prost::Message;
 use protocompat::ErrorRule;
 
+use super::java_order;
 use super::protoc::Protoc;
 use super::roots::{EditionsFile, Roots, SideResolver};
-use super::{descriptor_set, java_order};
 use super::{Loaded, Sources};
 
 /// Compiles the file named `name` in `roots`; `shown` is how the user named it. `protoc` is
@@ -54,17 +54,12 @@ pub fn compile(
     for file in &mut set.file {
         file.source_code_info = None;
     }
-    let data = descriptor_set::wrap(set.encode_to_vec(), Some(name), root_message)?;
     let files = opened.borrow().clone();
-    Ok(Loaded {
-        data,
-        label: shown.to_owned(),
-        version: None,
-        sources: Some(Sources {
-            set: with_sources,
-            files,
-        }),
-    })
+    let sources = Sources {
+        set: with_sources,
+        files,
+    };
+    Loaded::compiled(set.encode_to_vec(), name, root_message, shown, sources)
 }
 
 /// Which file of the set uses Editions: the reason protoc runs at all.

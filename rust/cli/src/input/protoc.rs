@@ -29,7 +29,7 @@ use prost_types::{FileDescriptorProto, FileDescriptorSet};
 use protocompat::text::bound;
 
 use super::roots::{Root, Roots};
-use super::{descriptor_set, java_order, wire};
+use super::{java_order, wire};
 use super::{Loaded, Sources};
 
 /// `FileDescriptorSet.file` and `FileDescriptorProto.source_code_info`.
@@ -217,21 +217,22 @@ pub fn compile(
             protoc.describe()
         )
     })?;
-    let data = descriptor_set::wrap(schema_set(&bytes, name)?, Some(name), root_message)?;
     let files = with_sources
         .file
         .iter()
         .filter_map(|f| Some((f.name().to_owned(), roots.find(f.name())?.display(f.name()))))
         .collect();
-    Ok(Loaded {
-        data,
-        label: shown.to_owned(),
-        version: None,
-        sources: Some(Sources {
-            set: with_sources,
-            files,
-        }),
-    })
+    let sources = Sources {
+        set: with_sources,
+        files,
+    };
+    Loaded::compiled(
+        schema_set(&bytes, name)?,
+        name,
+        root_message,
+        shown,
+        sources,
+    )
 }
 
 /// `dir`, or a link to it at `link` where its path has a character protoc's --proto_path
