@@ -1,16 +1,18 @@
-//! The CPU the costliest inputs known inside the default limits take, per check and per upload:
-//! what one schema upload can cost a broker (RELIABILITY.md, "Worst inputs inside the default
-//! limits"). Prints figures; asserts nothing.
+//! The CPU the costliest inputs known inside the default limits take, per check and per upload,
+//! beside the work units each check is charged: what one schema upload can cost a broker
+//! (RELIABILITY.md, "Worst inputs inside the default limits"). Prints figures; asserts nothing.
 //!
 //! `cargo run --release -p protocompat --example worst_inputs [SHAPE...]`: each shape of
-//! `tests/support/shapes.rs` (all without arguments), under both profiles: one cold FULL check of
-//! a new variant against one existing variant, as a broker makes it for an upload. The CPU is
-//! this thread's (`CLOCK_THREAD_CPUTIME_ID`), so other work on the machine does not count.
+//! `tests/support/shapes/` (all without arguments), under both profiles: one cold check of the
+//! shape's new schema against its history (one version, FULL; more, FULL_TRANSITIVE), as a
+//! broker just restarted makes it for an upload, and the same check with examples, as the CLI
+//! makes it. The CPU is this thread's (`CLOCK_THREAD_CPUTIME_ID`), so other work on the machine
+//! counts little. Then the spread of nanoseconds per charged unit over every row: a loop that
+//! charges nothing shows up as a row far above the median.
 //!
-//! `… --example worst_inputs cold-history [SHAPE...]`: for each shape, the longest
-//! FULL_TRANSITIVE history the work budget (`limit.maxCheckWork`) lets through, checked by a
-//! checker with nothing cached, as a broker just restarted checks an upload: the costliest
-//! upload there is.
+//! `… --example worst_inputs cold-history [SHAPE...]`: for each shape, the longest history the
+//! work budget (`limit.maxCheckWork`) lets through, checked by a checker with nothing cached:
+//! the costliest upload there is.
 //!
 //! `… --example worst_inputs decode`: one decode of each shape, its CPU beside the work units
 //! it is charged.
@@ -19,13 +21,19 @@
 //! checked FULL_TRANSITIVE against every earlier version by one checker with the default cache
 //! bounds, as a broker keeps one for its lifetime; prints the CPU of each upload. `large-16`
 //! is a plain schema of about 16 MB (long field names): a history of them outgrows the caches.
+//!
+//! `… --example worst_inputs write DIR [SHAPE...]`: writes each shape's check to `DIR/SHAPE/`
+//! as files (`existing-0.json` …, `new.json`), for the JNI and CLI measurements
+//! (`bench/java`, RELIABILITY.md).
 
 use std::time::Duration;
 
-use protocompat::{Bounds, Checker, Profile, Strategy, PROFILES};
+use protocompat::{Bounds, CheckError, Checker, Profile, Report, PROFILES};
 
-#[path = "../tests/support/shapes.rs"]
+#[path = "../tests/support/shapes/mod.rs"]
 mod shapes;
+
+use shapes::Shape;
 
 #[global_allocator]
 static ALLOCATOR: protocompat::budget::MeteredAllocator<mimalloc::MiMalloc> =
@@ -56,25 +64,92 @@ fn least_of_three<R>(mut f: impl FnMut() -> R) -> (R, Duration) {
     runs.swap_remove(0)
 }
 
-fn outcome(result: &Result<protocompat::Report, protocompat::CheckError>) -> String {
+fn outcome(result: &Result<Report, CheckError>) -> String {
     match result {
         Ok(report) => protocompat::text::cut(&report.summary(), 100),
         Err(e) => protocompat::text::cut(&e.to_string(), 160),
     }
 }
 
-fn one_check(shape: &shapes::Shape, profile: &'static Profile) {
-    let (old, new) = ((shape.build)(0), (shape.build)(1));
+/// One row of the table: what a check cost and what it was charged.
+struct Row {
+    name: String,
+    cpu: Duration,
+    units: u64,
+}
+
+impl Row {
+    fn ns_per_unit(&self) -> f64 {
+        self.cpu.as_nanos() as f64 / self.units.max(1) as f64
+    }
+}
+
+fn one_check(shape: &Shape, profile: &'static Profile, rows: &mut Vec<Row>) {
+    let existing = shape.existing(shape.history);
+    let new = shape.proposed(shape.history);
+    let existing: Vec<&[u8]> = existing.iter().map(Vec::as_slice).collect();
+    let strategy = shape.strategy(shape.history);
     let checker = Checker::new(Bounds::NONE).with_profile(profile);
-    let (result, cpu) = least_of_three(|| checker.check(&[&old], &new, Strategy::Full));
+    let (result, cpu) = least_of_three(|| checker.check(&existing, &new, strategy));
+    let stats = checker.stats();
+    let with_examples = Checker::new(Bounds::NONE)
+        .with_profile(profile)
+        .with_examples(true);
+    let (_, examples_cpu) = least_of_three(|| with_examples.check(&existing, &new, strategy));
+    let row = Row {
+        name: format!("{} ({})", shape.name, profile.name),
+        cpu,
+        units: stats.last_check_work,
+    };
     println!(
-        "| {} | {} | {:.2} MB | {:.0} ms | {:.0} MB | {} |",
+        "| {} | {} | {:.2} MB | {} | {:.0} ms | {:.0} ms | {} | {:.2} | {:.0} MB | {} |",
         shape.name,
         profile.name,
         new.len() as f64 / 1e6,
+        existing.len(),
         cpu.as_secs_f64() * 1e3,
-        checker.stats().last_check_peak_bytes as f64 / 1e6,
+        examples_cpu.as_secs_f64() * 1e3,
+        row.units,
+        row.ns_per_unit(),
+        stats.last_check_peak_bytes as f64 / 1e6,
         outcome(&result)
+    );
+    rows.push(row);
+}
+
+/// The spread of nanoseconds per unit over every row: its median, and each row's ratio to it,
+/// the largest first.
+fn spread(rows: &[Row]) {
+    let mut per_unit: Vec<f64> = rows.iter().map(Row::ns_per_unit).collect();
+    per_unit.sort_by(f64::total_cmp);
+    let median = per_unit[per_unit.len() / 2];
+    let mut ratios: Vec<(f64, &Row)> = rows.iter().map(|r| (r.ns_per_unit() / median, r)).collect();
+    ratios.sort_by(|a, b| b.0.total_cmp(&a.0));
+    println!();
+    println!(
+        "ns per charged unit over {} rows: median {median:.2}, least {:.2} ({:.2}x the median), most {:.2}",
+        rows.len(),
+        per_unit[0],
+        per_unit[0] / median,
+        per_unit[per_unit.len() - 1]
+    );
+    println!(
+        "largest ratio to the median: {:.2}x ({})",
+        ratios[0].0, ratios[0].1.name
+    );
+    for (ratio, row) in ratios.iter().take(5) {
+        println!(
+            "  {ratio:>6.2}x  {:>8.2} ns/unit  {:>7.0} ms  {}",
+            row.ns_per_unit(),
+            row.cpu.as_secs_f64() * 1e3,
+            row.name
+        );
+    }
+    let slowest = rows.iter().max_by_key(|r| r.cpu).expect("rows");
+    println!(
+        "most CPU per check: {:.0} ms ({})",
+        slowest.cpu.as_secs_f64() * 1e3,
+        slowest.name
     );
 }
 
@@ -100,7 +175,9 @@ fn decodes() {
             (*size, data.to_json().into_bytes())
         })
         .collect();
-    let shaped = shapes::SHAPES.iter().map(|s| (s.name, (s.build)(0)));
+    let shaped = shapes::SHAPES
+        .iter()
+        .map(|s| (s.name, s.proposed(s.history)));
     for (name, data) in normal.into_iter().chain(shaped) {
         let (decoded, cpu) = least_of_three(|| protocompat::Schema::decode(&data));
         let units = decoded.as_ref().map_or(0, |s| s.work());
@@ -122,11 +199,8 @@ fn history(which: &str, versions: usize) {
             Box::new(move |v| shapes::large_version(bytes, v))
         }
         None => {
-            let shape = shapes::SHAPES
-                .iter()
-                .find(|s| s.name == which)
-                .unwrap_or_else(|| panic!("no shape {which}"));
-            Box::new(shape.build)
+            let shape = find(which);
+            Box::new(move |v| (shape.build)(v))
         }
     };
     let all: Vec<Vec<u8>> = (0..=versions).map(build).collect();
@@ -140,8 +214,13 @@ fn history(which: &str, versions: usize) {
     let mut total = Duration::ZERO;
     for upload in 1..=versions {
         let existing: Vec<&[u8]> = all[..upload].iter().map(Vec::as_slice).collect();
-        let (result, cpu) =
-            timed(|| checker.check(&existing, &all[upload], Strategy::FullTransitive));
+        let (result, cpu) = timed(|| {
+            checker.check(
+                &existing,
+                &all[upload],
+                protocompat::Strategy::FullTransitive,
+            )
+        });
         total += cpu;
         let stats = checker.stats();
         println!(
@@ -157,11 +236,14 @@ fn history(which: &str, versions: usize) {
     println!("all uploads: {:.1} s of CPU", total.as_secs_f64());
 }
 
+/// Longest history searched for: Pulsar keeps every version, and tiny ones cost next to nothing
+/// to upload, so the work budget is what bounds it.
+const LONGEST_SEARCHED: usize = 100_000;
+
 /// The costliest upload a broker can be asked to check: right after a restart (nothing
 /// cached), FULL_TRANSITIVE against the longest history of `shape` the work budget lets
 /// through, every version decoded.
-fn cold_history(shape: &shapes::Shape) {
-    let versions = |n: usize| (0..=n).map(shape.build).collect::<Vec<_>>();
+fn cold_history(shape: &Shape) {
     // Variants may differ in size (odd and even ones, for some shapes): the smaller decode
     // gives the upper bound. A shape refused as bad input cannot be in a history.
     let mut units = u64::MAX;
@@ -173,19 +255,23 @@ fn cold_history(shape: &shapes::Shape) {
     }
     let budget = protocompat::Limits::DEFAULT.max_check_work as u64;
     // The longest history that passes: the decodes alone give an upper bound.
-    let mut n = ((budget / units.max(1)) as usize).min(2_000);
+    let mut n = ((budget / units.max(1)) as usize).clamp(1, LONGEST_SEARCHED);
     loop {
-        let all = versions(n);
-        let existing: Vec<&[u8]> = all[..n].iter().map(Vec::as_slice).collect();
+        let existing = shape.existing(n);
+        let new = shape.proposed(n);
+        let slices: Vec<&[u8]> = existing.iter().map(Vec::as_slice).collect();
         let checker = Checker::new(Bounds::DEFAULT);
-        let (result, cpu) = timed(|| checker.check(&existing, &all[n], Strategy::FullTransitive));
+        let (result, cpu) = timed(|| checker.check(&slices, &new, shape.strategy(n)));
         if result.is_ok() || n <= 1 {
+            let units = checker.stats().last_check_work;
             println!(
-                "| {} | {} versions, {:.0} MB | {:.2} s | {} |",
+                "| {} | {} versions, {:.0} MB | {:.2} s | {} | {:.2} | {} |",
                 shape.name,
-                n + 1,
-                all.iter().map(Vec::len).sum::<usize>() as f64 / 1e6,
+                n,
+                (existing.iter().map(Vec::len).sum::<usize>() + new.len()) as f64 / 1e6,
                 cpu.as_secs_f64(),
+                units,
+                cpu.as_nanos() as f64 / units.max(1) as f64,
                 outcome(&result)
             );
             return;
@@ -194,36 +280,67 @@ fn cold_history(shape: &shapes::Shape) {
     }
 }
 
+/// Writes each shape's check as files, for the measurements through JNI and the CLI.
+fn write(dir: &std::path::Path, wanted: &[String]) {
+    for shape in shapes::SHAPES.iter().filter(|s| chosen(s, wanted)) {
+        let at = dir.join(shape.name);
+        std::fs::create_dir_all(&at).expect("the output directory");
+        for (i, version) in shape.existing(shape.history).iter().enumerate() {
+            std::fs::write(at.join(format!("existing-{i}.json")), version).expect("a file");
+        }
+        std::fs::write(at.join("new.json"), shape.proposed(shape.history)).expect("a file");
+        println!(
+            "{}: {} existing, {}",
+            shape.name,
+            shape.history,
+            at.display()
+        );
+    }
+}
+
+fn find(name: &str) -> &'static Shape {
+    shapes::SHAPES
+        .iter()
+        .find(|s| s.name == name)
+        .unwrap_or_else(|| panic!("no shape {name}"))
+}
+
+fn chosen(shape: &Shape, wanted: &[String]) -> bool {
+    wanted.is_empty() || wanted.iter().any(|a| a == shape.name)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("decode") {
-        decodes();
-        return;
-    }
-    if args.first().map(String::as_str) == Some("cold-history") {
-        println!("| Shape | Longest history allowed | CPU, cold | Answer |");
-        println!("|---|---:|---:|---|");
-        for shape in shapes::SHAPES {
-            if args.len() == 1 || args[1..].iter().any(|a| a == shape.name) {
+    match args.first().map(String::as_str) {
+        Some("decode") => decodes(),
+        Some("cold-history") => {
+            println!("| Shape | Longest history allowed | CPU, cold | Work units | ns per unit | Answer |");
+            println!("|---|---:|---:|---:|---:|---|");
+            for shape in shapes::SHAPES.iter().filter(|s| chosen(s, &args[1..])) {
                 cold_history(shape);
             }
         }
-        return;
-    }
-    if args.first().map(String::as_str) == Some("history") {
-        let which = args.get(1).map(String::as_str).unwrap_or("large-16");
-        let versions = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(8);
-        history(which, versions);
-        return;
-    }
-    println!("| Shape | Profile | Schema data | CPU per check | Peak heap | Answer |");
-    println!("|---|---|---:|---:|---:|---|");
-    for shape in shapes::SHAPES {
-        if !args.is_empty() && !args.iter().any(|a| a == shape.name) {
-            continue;
+        Some("history") => {
+            let which = args.get(1).map(String::as_str).unwrap_or("large-16");
+            let versions = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(8);
+            history(which, versions);
         }
-        for profile in PROFILES {
-            one_check(shape, profile);
+        Some("write") => {
+            let dir = args.get(1).expect("write DIR [SHAPE...]");
+            write(std::path::Path::new(dir), &args[2..]);
+        }
+        _ => {
+            println!("| Shape | Profile | New schema | Existing | CPU per check | With examples | Work units | ns per unit | Peak heap | Answer |");
+            println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
+            let mut rows = Vec::new();
+            for shape in shapes::SHAPES.iter().filter(|s| chosen(s, &args)) {
+                for profile in PROFILES {
+                    one_check(shape, profile, &mut rows);
+                }
+            }
+            if !rows.is_empty() {
+                spread(&rows);
+            }
         }
     }
 }

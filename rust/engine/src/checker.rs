@@ -14,7 +14,7 @@
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::budget::{Budget, Work};
+use crate::budget::{decode_units, Cost, Meter, Work};
 use crate::cache::{BoundedLru, IndexDigest};
 use crate::error::{CheckError, DecodeError, SchemaError};
 use crate::limits::Limits;
@@ -25,7 +25,7 @@ use crate::schema_ref::short_sha256;
 use crate::schema_ref::{LazyDigest, SchemaDigest};
 use crate::schema_ref::{NamedSchema, SchemaRef};
 use crate::strategy::{Direction, Requested, Strategy};
-use crate::walk::{self, Verdict};
+use crate::walk::{self, Side, Verdict};
 
 /// The schema data of one check, read where it lies.
 pub trait SchemaSource {
@@ -79,9 +79,10 @@ pub struct Bounds {
 }
 
 /// What a decoded schema is counted as in the decoded-schema cache: the heap its model holds,
-/// so that files the root never imports, which are never decoded, weigh nothing.
+/// so that files the root never imports, which are never decoded, weigh nothing, and what a
+/// walk may keep with it of what it holds on its own ([`walk::Side`]).
 pub fn decoded_weight(schema: &Schema) -> usize {
-    schema.heap_bytes()
+    schema.heap_bytes() + walk::reached_weight(schema)
 }
 
 impl Bounds {
@@ -112,6 +113,9 @@ pub struct CacheStats {
     pub verdict_bytes: usize,
     /// The heap the last check held at its peak, where the metered allocator is installed.
     pub last_check_peak_bytes: usize,
+    /// The work units the last check was charged (`limit.maxCheckWork`), refused or not: what
+    /// the worst-inputs benchmark divides its CPU by.
+    pub last_check_work: u64,
     /// Pairwise results looked up in the verdict cache since the checker was made: found, and
     /// not found (then walked). Their ratio is the cache's hit ratio.
     pub verdict_hits: u64,
@@ -125,7 +129,7 @@ pub struct Checked {
 }
 
 /// A decoded schema, and the remembered schema it was decoded from.
-type Decoded = (Arc<Schema>, Arc<Remembered>);
+type Decoded = (Arc<Side>, Arc<Remembered>);
 
 /// One schema's data and what a check needs to know of it when no rule has to run.
 struct Remembered {
@@ -168,7 +172,7 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 /// at most, whatever the caches keep.
 struct Fetched {
     entry: Arc<Remembered>,
-    schema: Option<Arc<Schema>>,
+    schema: Option<Arc<Side>>,
 }
 
 /// A checker with its caches; share one across threads.
@@ -187,6 +191,7 @@ pub struct Checker {
     verdicts: Mutex<BoundedLru<(u64, u64), Arc<Verdict>>>,
     /// The heap the last check held at its peak (see [`crate::budget`]).
     last_peak: AtomicUsize,
+    last_work: AtomicU64,
     verdict_hits: AtomicU64,
     verdict_misses: AtomicU64,
 }
@@ -252,6 +257,7 @@ impl Checker {
                 bounds.max_verdict_bytes,
             )),
             last_peak: AtomicUsize::new(0),
+            last_work: AtomicU64::new(0),
             verdict_hits: AtomicU64::new(0),
             verdict_misses: AtomicU64::new(0),
         }
@@ -283,6 +289,7 @@ impl Checker {
             verdicts: verdicts.len(),
             verdict_bytes: verdicts.bytes(),
             last_check_peak_bytes: self.last_peak.load(Ordering::Relaxed),
+            last_check_work: self.last_work.load(Ordering::Relaxed),
             verdict_hits: self.verdict_hits.load(Ordering::Relaxed),
             verdict_misses: self.verdict_misses.load(Ordering::Relaxed),
         }
@@ -329,16 +336,17 @@ impl Checker {
         source: &mut S,
         requested: Requested,
     ) -> Result<Checked, CheckError> {
-        let memory = Budget::start(self.limits.max_check_memory_bytes);
+        let meter = Meter::start(&self.limits);
         let mut run = Run {
             work: Work::new(&self.limits, source.existing()),
             source,
-            memory: &memory,
+            meter: &meter,
             stamp: NEXT_CHECK.fetch_add(1, Ordering::Relaxed),
             walked: false,
         };
         let result = self.check_within(&mut run, requested);
-        self.last_peak.store(memory.peak(), Ordering::Relaxed);
+        self.last_peak.store(meter.peak(), Ordering::Relaxed);
+        self.last_work.store(run.work.spent(), Ordering::Relaxed);
         result
     }
 
@@ -351,7 +359,7 @@ impl Checker {
         // The new schema first, under every strategy: a schema this checker cannot read is
         // never accepted, not even by a strategy that rejects or accepts without comparing.
         let mut new = self.fetch(run, SchemaRef::New)?;
-        run.memory.check("after decoding the new schema")?;
+        run.meter.check("after decoding the new schema")?;
         let new_root = usable(&new.entry, SchemaRef::New)?;
         let mut report = Report::new(
             requested.name(),
@@ -398,7 +406,7 @@ impl Checker {
         }
         for index in 0..run.source.existing() {
             let mut old = self.fetch(run, SchemaRef::Existing(index))?;
-            run.memory.check("after decoding an existing schema")?;
+            run.meter.check("after decoding an existing schema")?;
             let mut verdicts: [Option<Arc<Verdict>>; 2] = [None, None];
             for (verdict, &direction) in verdicts.iter_mut().zip(directions) {
                 *verdict = self.cached_verdict(&old.entry, &new.entry, direction);
@@ -408,11 +416,12 @@ impl Checker {
                 verdicts = both.map(Some);
             }
             for (verdict, &direction) in verdicts.iter_mut().zip(directions) {
+                run.work.pair()?;
                 let verdict = match verdict.take() {
                     // Remembered, or walked both ways just now: what its walk cost is charged
                     // all the same, so that the caches never decide what a check may do.
                     Some(verdict) => {
-                        run.work.compared(verdict.comparisons)?;
+                        run.work.charge(verdict.cost)?;
                         verdict
                     }
                     None => self.walk_one_way(run, new, &mut old, index, direction)?,
@@ -438,17 +447,16 @@ impl Checker {
     ) -> Result<Arc<Verdict>, CheckError> {
         run.walked = true;
         let (writer, reader) = self.sides(run, new, old, index, direction)?;
-        let mut allowance = run.work.walk_allowance();
+        let mut allowance = run.work.allowance(Cost::default(), 1, run.meter);
         let verdict = walk::can_read(
             self.profile,
-            writer.root(),
-            reader.root(),
+            &writer,
+            &reader,
             &mut allowance,
-            run.memory,
             self.examples,
         )?
         .ok_or_else(|| run.work.out_of_comparisons())?;
-        run.work.compared(verdict.comparisons)?;
+        run.work.charge(verdict.cost)?;
         let verdict = Arc::new(verdict);
         self.store_verdict(&old.entry, &new.entry, direction, &verdict);
         Ok(verdict)
@@ -466,13 +474,12 @@ impl Checker {
     ) -> Result<[Arc<Verdict>; 2], CheckError> {
         run.walked = true;
         let (writer, reader) = self.sides(run, new, old, index, directions[0])?;
-        let mut allowance = run.work.walk_allowance();
+        let mut allowance = run.work.allowance(Cost::default(), 2, run.meter);
         let (forth, back) = walk::can_read_both_ways(
             self.profile,
-            writer.root(),
-            reader.root(),
+            &writer,
+            &reader,
             &mut allowance,
-            run.memory,
             self.examples,
         )?
         .ok_or_else(|| run.work.out_of_comparisons())?;
@@ -491,7 +498,7 @@ impl Checker {
         old: &mut Fetched,
         index: usize,
         direction: Direction,
-    ) -> Result<(Arc<Schema>, Arc<Schema>), CheckError> {
+    ) -> Result<(Arc<Side>, Arc<Side>), CheckError> {
         let new_schema = self.schema(run, new, SchemaRef::New)?;
         let old_schema = self.schema(run, old, SchemaRef::Existing(index))?;
         Ok(match direction {
@@ -551,7 +558,10 @@ impl Checker {
                 .as_ref()
                 .map(|s| s.root().full_name().to_owned())
                 .map_err(Clone::clone),
-            work: decoded.as_ref().map_or(0, |s| s.work()),
+            // A schema refused as it was read cost its bytes all the same.
+            work: decoded
+                .as_ref()
+                .map_or_else(|_| decode_units(size, 0, 0), |s| s.work()),
             last_check: AtomicU64::new(run.stamp),
             // Without a cache nothing is remembered: hashing would buy nothing.
             data: Arc::new(
@@ -570,7 +580,7 @@ impl Checker {
                 decoded_cache.remove(&gone.id);
             }
         }
-        let schema = decoded.ok().map(Arc::new);
+        let schema = decoded.ok().map(|schema| Arc::new(Side::new(schema)));
         if let Some(schema) = &schema {
             self.keep_decoded(run, &entry, schema);
         }
@@ -584,12 +594,12 @@ impl Checker {
         &self,
         run: &Run<'_, S>,
         entry: &Arc<Remembered>,
-        schema: &Arc<Schema>,
+        schema: &Arc<Side>,
     ) {
         let _ = lock(&self.decoded).put_unless(
             entry.id,
             (schema.clone(), entry.clone()),
-            decoded_weight(schema),
+            decoded_weight(schema.schema()),
             |(_, used)| used.last_check.load(Ordering::Relaxed) == run.stamp,
         );
     }
@@ -602,7 +612,7 @@ impl Checker {
         run: &mut Run<'_, S>,
         fetched: &mut Fetched,
         which: SchemaRef,
-    ) -> Result<Arc<Schema>, CheckError> {
+    ) -> Result<Arc<Side>, CheckError> {
         if let Some(schema) = &fetched.schema {
             return Ok(schema.clone());
         }
@@ -627,7 +637,7 @@ impl Checker {
                     }
                 };
                 let schema = Schema::decode_within(data, &self.limits)
-                    .map(Arc::new)
+                    .map(|schema| Arc::new(Side::new(schema)))
                     .map_err(|e| {
                         CheckError::Internal(format!(
                             "a schema that decoded once failed: {}",
@@ -681,7 +691,7 @@ impl Checker {
 struct Run<'r, S> {
     source: &'r mut S,
     work: Work,
-    memory: &'r Budget,
+    meter: &'r Meter,
     /// This check's stamp: the remembered schemas it uses carry it while it runs.
     stamp: u64,
     /// Whether some pair was walked rather than remembered.

@@ -40,6 +40,9 @@ pub struct Limits {
     /// Heap one check may hold at once, measured where the metered allocator is installed
     /// (see [`crate::budget`]).
     pub max_check_memory_bytes: usize,
+    /// CPU time one check's thread may use, in milliseconds: a backstop under
+    /// `max_check_work` for what its accounting misses (see [`crate::budget`]).
+    pub max_check_cpu_millis: usize,
 }
 
 impl Limits {
@@ -85,6 +88,11 @@ impl Limits {
         // field limit, both schemas decoded: `PeakMemoryTest`): a net for whatever a count
         // misses, far from what a real schema needs.
         max_check_memory_bytes: 512 << 20,
+        // The work budget holds the costliest check known to about 3 s of this machine's CPU
+        // (RELIABILITY.md, "The cost model"); three times that leaves room for a slower or
+        // busier broker before two brokers could disagree, and still ends a check that the
+        // accounting missed long before a client or an operator gives up on it.
+        max_check_cpu_millis: 10_000,
     };
 
     pub(crate) fn check_size(&self, bytes: usize) -> Result<(), DecodeError> {

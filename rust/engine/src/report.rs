@@ -154,6 +154,11 @@ impl Report {
         self.count(verdict.failures, verdict.warnings);
         let schema = NamedSchema::new(SchemaRef::Existing(existing), sha256.as_str());
         for found in &verdict.found {
+            // A long history of pairs with findings fills the lists early: nothing more is
+            // copied for the rest, which a check is charged only a fixed amount for.
+            if !self.has_room(found.rule.severity) {
+                continue;
+            }
             self.keep(Finding {
                 rule: found.rule.id,
                 severity: found.rule.severity,
@@ -175,6 +180,13 @@ impl Report {
         self.total_failures += failures;
         self.total_warnings += warnings;
         self.compatible = self.total_failures == 0;
+    }
+
+    fn has_room(&self, severity: Severity) -> bool {
+        match severity {
+            Severity::Failure => self.failures.len() < KEPT_FINDINGS,
+            Severity::Warning => self.warnings.len() < KEPT_FINDINGS,
+        }
     }
 
     /// Keeps a counted finding if its list has room ([`KEPT_FINDINGS`]).
@@ -303,7 +315,7 @@ mod tests {
             // More than were kept: the report counts them all.
             failures: 5,
             warnings: 1,
-            comparisons: 0,
+            cost: Default::default(),
         };
         report.add_verdict(
             1,

@@ -142,6 +142,11 @@ pub static SETTINGS: &[Setting] = &[
         limits.max_check_memory_bytes,
         "heap one check may hold, checked after each decode and while walking"
     ),
+    setting!(
+        "limit.maxCheckCpuMillis",
+        limits.max_check_cpu_millis,
+        "CPU time in milliseconds one check's thread may use, checked where the memory is: a backstop under limit.maxCheckWork for what its accounting misses"
+    ),
 ];
 
 impl Settings {

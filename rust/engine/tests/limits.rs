@@ -4,7 +4,7 @@
 
 mod support;
 
-use protocompat::{Bounds, CheckError, Checker, Limits, Strategy, PROFILES};
+use protocompat::{Bounds, CheckError, Checker, Limits, Schema, Strategy, PROFILES};
 use support::{
     put_len, root_file_with_enum_values, schema_from_text, schema_of_files, tiny_root_file,
     unimported_file,
@@ -127,7 +127,8 @@ fn work_per_check_is_bounded_over_the_whole_history() {
 }
 
 /// FULL walks both directions in one traversal, and walks the way back again when it finds
-/// something: the work it may do is still exactly what the two directions need on their own.
+/// something: the work it may do is still exactly what the two directions need on their own,
+/// in field comparisons and in units (each direction's findings charged to it alone).
 #[test]
 fn full_needs_the_work_of_both_directions_exactly() {
     let retyped = schema_from_text(
@@ -147,17 +148,29 @@ fn full_needs_the_work_of_both_directions_exactly() {
             "shop.Order",
         )
     };
-    // The fewest comparisons a check of `proposed` against `existing` passes with.
-    let least = |profile, existing: &[u8], proposed: &[u8], strategy: Strategy| {
+    let passes = |limits: Limits, profile, existing: &[u8], proposed: &[u8], strategy| {
+        Checker::with_limits(Bounds::NONE, limits)
+            .with_profile(profile)
+            .check(&[existing], proposed, strategy)
+            .is_ok()
+    };
+    // The fewest comparisons, and units, a check of `proposed` against `existing` passes with.
+    let comparisons = |profile, existing: &[u8], proposed: &[u8], strategy: Strategy| {
         least_passing(1_000, |limit| {
             let limits = Limits {
                 max_field_comparisons: limit,
                 ..Limits::DEFAULT
             };
-            Checker::with_limits(Bounds::NONE, limits)
-                .with_profile(profile)
-                .check(&[existing], proposed, strategy)
-                .is_ok()
+            passes(limits, profile, existing, proposed, strategy)
+        })
+    };
+    let units = |profile, existing: &[u8], proposed: &[u8], strategy: Strategy| {
+        least_passing(1 << 30, |limit| {
+            let limits = Limits {
+                max_check_work: limit,
+                ..Limits::DEFAULT
+            };
+            passes(limits, profile, existing, proposed, strategy)
         })
     };
     // Nothing found either way, then the way back finding retyped fields (walked twice), then
@@ -169,23 +182,34 @@ fn full_needs_the_work_of_both_directions_exactly() {
     ];
     for profile in PROFILES {
         for (case, (existing, proposed)) in pairs.iter().enumerate() {
-            let backward = least(profile, existing, proposed, Strategy::Backward);
-            let forward = least(profile, existing, proposed, Strategy::Forward);
-            let full = least(profile, existing, proposed, Strategy::Full);
+            let backward = comparisons(profile, existing, proposed, Strategy::Backward);
+            let forward = comparisons(profile, existing, proposed, Strategy::Forward);
+            let full = comparisons(profile, existing, proposed, Strategy::Full);
             assert_eq!(full, backward + forward, "{} case {case}", profile.name);
             let expected = match (profile.name, case) {
-                // Four matched fields.
-                ("pip246", 0 | 1) => 4,
-                // Three matched fields; the renamed types are not entered.
-                ("pip246", _) => 3,
-                // Also every field of both sides of each message pair: 4 + 5 or 4 + 4.
-                ("conservative", 0) => 4 + 9,
-                ("conservative", 1) => 4 + 8,
-                // Order (3 + 3 fields, 3 matched), Line/Item (2 + 2, 2 matched), and the two
-                // enums' values (3 + 3).
+                // Four matched fields, and every field of both sides: 4 + 5 or 4 + 4.
+                (_, 0) => 4 + 9,
+                (_, 1) => 4 + 8,
+                // Order (3 + 3 fields, 3 matched); `pip246` does not enter the renamed types.
+                ("pip246", _) => 6 + 3,
+                // Also Line/Item (2 + 2, 2 matched), and the two enums' values (3 + 3).
                 (_, _) => (6 + 3) + (4 + 2) + 6,
             };
             assert_eq!(backward, expected, "{} case {case}", profile.name);
+
+            // Both schemas are decoded once whatever the strategy; each direction costs the
+            // rest.
+            let decodes = Schema::decode(existing).unwrap().work() as usize
+                + Schema::decode(proposed).unwrap().work() as usize;
+            let backward = units(profile, existing, proposed, Strategy::Backward);
+            let forward = units(profile, existing, proposed, Strategy::Forward);
+            let full = units(profile, existing, proposed, Strategy::Full);
+            assert_eq!(
+                full - decodes,
+                (backward - decodes) + (forward - decodes),
+                "{} case {case}: units",
+                profile.name
+            );
         }
     }
 }

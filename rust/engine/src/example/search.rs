@@ -435,7 +435,7 @@ fn entry<'a>(m: MessageRef<'a>) -> Option<Msg<'a>> {
 
 /// The field's default as a value: what a reader's getter returns when it is unset.
 pub(crate) fn default_of<'a>(field: FieldRef<'a>) -> Option<Val<'a>> {
-    Some(match field.default_value()? {
+    Some(match field.default_value()?.into_owned() {
         DefaultValue::Bool(b) => Val::Bool(b),
         DefaultValue::I32(n) => Val::Int(i128::from(n)),
         DefaultValue::I64(n) => Val::Int(i128::from(n)),

@@ -1,7 +1,10 @@
 //! Default values: `[default = …]` as descriptor.proto stores it (text), parsed the way
-//! protobuf parses it, and the implicit default of a field that declares none.
+//! protobuf parses it, once, when the model is built ([`Declared`]), and the implicit default
+//! of a field that declares none.
 
-use super::tables::{FieldRef, Kind, Scalar};
+use std::borrow::Cow;
+
+use super::tables::{FieldRef, Kind, Scalar, NONE};
 use crate::text::bound;
 
 /// A field's default, typed.
@@ -20,6 +23,35 @@ pub enum DefaultValue {
     Enum(i32),
 }
 
+/// A declared default as the model keeps it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Declared {
+    pub value: DefaultValue,
+    /// A float's declared text read as a double: `float 0.1` and `double 0.1` declare the same
+    /// default, which the `f32` nearest to 0.1 does not show.
+    pub as_double: Option<f64>,
+}
+
+impl Declared {
+    pub(crate) fn parse(text: &str, kind: &Kind<'_>) -> Result<Declared, String> {
+        let value = parse(text, kind)?;
+        let as_double = match value {
+            DefaultValue::F32(v) => Some(text.trim().parse::<f64>().unwrap_or(f64::from(v))),
+            _ => None,
+        };
+        Ok(Declared { value, as_double })
+    }
+
+    /// The heap its value holds beyond itself.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        match &self.value {
+            DefaultValue::String(s) => s.capacity(),
+            DefaultValue::Bytes(b) => b.capacity(),
+            _ => 0,
+        }
+    }
+}
+
 /// Parses a declared default for a field of `kind`. Integers are read as protobuf's
 /// `strtol(…, 0)` reads them (decimal, `0x` hex, leading-zero octal), floats with `inf`,
 /// `-inf` and `nan`, bytes C-unescaped, enums by value name.
@@ -33,17 +65,13 @@ pub(crate) fn parse(text: &str, kind: &Kind<'_>) -> Result<DefaultValue, String>
     };
     match kind {
         Kind::Scalar(scalar) => scalar_default(text, *scalar).ok_or_else(bad),
-        Kind::Enum(e) => e
-            .values()
-            .find(|(name, _)| *name == text)
-            .map(|(_, number)| DefaultValue::Enum(number))
-            .ok_or_else(|| {
-                format!(
-                    "enum `{}` has no value named '{}' for the default",
-                    bound(e.full_name(), 120),
-                    bound(text, 60)
-                )
-            }),
+        Kind::Enum(e) => e.number_named(text).map(DefaultValue::Enum).ok_or_else(|| {
+            format!(
+                "enum `{}` has no value named '{}' for the default",
+                bound(e.full_name(), 120),
+                bound(text, 60)
+            )
+        }),
         Kind::Message(_) | Kind::Group(_) => Err("message fields cannot have defaults".to_owned()),
     }
 }
@@ -188,20 +216,28 @@ pub(crate) fn zero(kind: &Kind<'_>) -> Option<DefaultValue> {
     })
 }
 
-impl FieldRef<'_> {
+impl<'a> FieldRef<'a> {
     /// What a reader sees for the field when it is unset: the declared default where the
-    /// field may declare one, else the type's zero or the enum's first value. `None` for
-    /// repeated and message fields.
-    pub fn default_value(&self) -> Option<DefaultValue> {
+    /// field may declare one (parsed when the model was built), else the type's zero or the
+    /// enum's first value. `None` for repeated and message fields.
+    pub fn default_value(&self) -> Option<Cow<'a, DefaultValue>> {
         if self.is_repeated() {
             return None;
         }
-        let kind = self.kind();
-        match self.declared_default() {
-            // Validated when the model was built.
-            Some(text) => parse(text, &kind).ok(),
-            None => zero(&kind),
+        match self.declared() {
+            Some(declared) => Some(Cow::Borrowed(&declared.value)),
+            None => zero(&self.kind()).map(Cow::Owned),
         }
+    }
+
+    /// A float field's declared default read as a double ([`Declared::as_double`]).
+    pub(crate) fn declared_as_double(&self) -> Option<f64> {
+        self.declared().and_then(|d| d.as_double)
+    }
+
+    fn declared(&self) -> Option<&'a Declared> {
+        let index = self.parsed_default_index();
+        (index != NONE).then(|| &self.model().defaults[index as usize])
     }
 }
 

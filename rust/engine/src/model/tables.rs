@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use super::defaults::Declared;
 use super::features::{
     EnumType, Features, FieldPresence, JavaUtf8Validation, MessageEncoding, RepeatedFieldEncoding,
     Syntax, Utf8Validation,
@@ -170,6 +171,9 @@ pub(crate) struct Field {
     pub ty: Type,
     pub oneof: u32,
     pub default: Option<Str>,
+    /// Into [`Model::defaults`]: the declared default, parsed once the types are known
+    /// ([`NONE`] where none is declared).
+    pub parsed_default: u32,
     pub proto3_optional: bool,
     pub features: Features,
     /// Worked out from the above once the type is known ([`Field::settle`]): the rules ask
@@ -255,6 +259,10 @@ pub struct Model {
     /// Laid out as `by_number`, sorted by name: made the first time a rule looks a field up by
     /// name, which most checks never do (four bytes a field; not counted in [`Model::heap_bytes`]).
     pub(crate) by_name: std::sync::OnceLock<Vec<u32>>,
+    /// The declared defaults, parsed once when the model is built: the rules compare them for
+    /// every field pair, in every pair of a history, so none is parsed (or an enum's values
+    /// searched) again.
+    pub(crate) defaults: Vec<Declared>,
     /// Whether some declaration holds what comparing fields by number cannot vouch for:
     /// extension ranges, a MessageSet, a feature the decoder could not interpret, or an enum
     /// field Java reads as closed while its enum is open ([`Model::beyond_fields`]).
@@ -282,6 +290,7 @@ impl Model {
         self.values_by_number.shrink_to_fit();
         self.values_by_name.shrink_to_fit();
         self.by_number.shrink_to_fit();
+        self.defaults.shrink_to_fit();
     }
 
     /// `by_number`, each message's part sorted by name instead.
@@ -308,6 +317,12 @@ impl Model {
             + self.values.capacity() * size_of::<EnumValue>()
             + (self.values_by_number.capacity() + self.values_by_name.capacity()) * size_of::<u32>()
             + self.by_number.capacity() * size_of::<u32>()
+            + self.defaults.capacity() * size_of::<Declared>()
+            + self
+                .defaults
+                .iter()
+                .map(Declared::heap_bytes)
+                .sum::<usize>()
     }
 
     /// Whether any declaration, reachable or not, has extension ranges, is a MessageSet, is
@@ -656,6 +671,14 @@ impl<'a> FieldRef<'a> {
         self.row().default.is_some()
     }
 
+    pub(crate) fn parsed_default_index(&self) -> u32 {
+        self.row().parsed_default
+    }
+
+    pub(crate) fn model(&self) -> &'a Model {
+        self.model
+    }
+
     /// `[default = …]` as declared.
     pub fn declared_default(&self) -> Option<&'a str> {
         self.row().default.map(|s| self.model.str(s))
@@ -730,11 +753,25 @@ impl<'a> EnumRef<'a> {
         })
     }
 
-    /// The first value declared with `number`.
+    /// The first value declared with `number`: a binary search of the values by number, where
+    /// aliases keep their declaration order.
     pub fn value_named_by(&self, number: i32) -> Option<&'a str> {
-        self.values()
-            .find(|(_, n)| *n == number)
-            .map(|(name, _)| name)
+        let model = self.model;
+        let by_number = &model.values_by_number[self.row().values.range()];
+        let at = by_number.partition_point(|&row| model.values[row as usize].number < number);
+        let &row = by_number.get(at)?;
+        let value = &model.values[row as usize];
+        (value.number == number).then(|| model.str(value.name))
+    }
+
+    /// The number of the value called `name`: a binary search of the values by name.
+    pub fn number_named(&self, name: &str) -> Option<i32> {
+        let model = self.model;
+        let by_name = &model.values_by_name[self.row().values.range()];
+        let at = by_name
+            .binary_search_by(|&row| model.str(model.values[row as usize].name).cmp(name))
+            .ok()?;
+        Some(model.values[by_name[at] as usize].number)
     }
 
     pub fn first_number(&self) -> i32 {

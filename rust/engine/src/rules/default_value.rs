@@ -7,6 +7,8 @@
 //! keep their type (a type change is TYPE_CHANGED), with enums by number whatever they are
 //! called, and floating-point defaults exactly: NaN equals NaN, +0 differs from -0.
 
+use std::borrow::Cow;
+
 use super::{FieldPair, Violation};
 use crate::model::{DefaultValue, FieldRef, Kind, Scalar};
 use crate::text::bound;
@@ -20,7 +22,7 @@ pub(crate) fn default_value_changed(pair: &FieldPair) -> Option<Violation> {
     if !comparable {
         return None;
     }
-    differing(pair, Comparable::same_as)
+    differing(pair, |a, b| a.same_as(b))
 }
 
 pub(crate) fn default_changed(pair: &FieldPair) -> Option<Violation> {
@@ -32,7 +34,7 @@ pub(crate) fn default_changed(pair: &FieldPair) -> Option<Violation> {
     if !same_type {
         return None;
     }
-    differing(pair, Comparable::identical_to)
+    differing(pair, |a, b| a.identical_to(b))
 }
 
 /// The finding when the two effective defaults are not `same`. Most pairs declare no default
@@ -66,14 +68,14 @@ fn differing(pair: &FieldPair, same: fn(&Comparable, &Comparable) -> bool) -> Op
 }
 
 #[derive(Debug)]
-enum Comparable {
+enum Comparable<'a> {
     Integer(i128),
     Float(f64),
-    Text(Vec<u8>),
+    Text(&'a [u8]),
     EnumNumber(i32),
 }
 
-impl Comparable {
+impl Comparable<'_> {
     /// Numbers compare by value across types (`int32 7` = `int64 7`, `float 0.1` =
     /// `double 0.1`); a number and a text are not compared, the type change is the finding.
     fn same_as(&self, other: &Comparable) -> bool {
@@ -89,7 +91,7 @@ impl Comparable {
     }
 }
 
-impl Comparable {
+impl Comparable<'_> {
     /// Values of one type: floats by their bits but for NaN (every NaN the same default).
     fn identical_to(&self, other: &Comparable) -> bool {
         match (self, other) {
@@ -109,24 +111,38 @@ fn integral_equals(f: f64, i: i128) -> bool {
 struct EffectiveDefault;
 
 impl EffectiveDefault {
-    fn value(field: FieldRef<'_>) -> Option<Comparable> {
-        let declared = field.declared_default();
-        Some(match field.default_value()? {
-            // As declared, so that `float 0.1` and `double 0.1` are the same default.
-            DefaultValue::F32(v) => Comparable::Float(
-                declared
-                    .and_then(|text| text.trim().parse::<f64>().ok())
-                    .unwrap_or(f64::from(v)),
-            ),
+    /// Borrowed from the model, which parsed it once: comparing a long default costs no copy.
+    fn value<'a>(field: FieldRef<'a>) -> Option<Comparable<'a>> {
+        let value = field.default_value()?;
+        let zero;
+        let value = match value {
+            Cow::Borrowed(declared) => declared,
+            Cow::Owned(implicit) => {
+                zero = implicit;
+                // An implicit default holds no text: nothing of it is borrowed.
+                return Some(Self::number(&zero, None).unwrap_or(Comparable::Text(&[])));
+            }
+        };
+        Some(match value {
+            DefaultValue::String(v) => Comparable::Text(v.as_bytes()),
+            DefaultValue::Bytes(v) => Comparable::Text(v),
+            number => Self::number(number, field.declared_as_double())?,
+        })
+    }
+
+    /// A default that is a number, as compared; `None` for text. A float as declared, so that
+    /// `float 0.1` and `double 0.1` are the same default.
+    fn number(value: &DefaultValue, as_double: Option<f64>) -> Option<Comparable<'static>> {
+        Some(match *value {
+            DefaultValue::F32(v) => Comparable::Float(as_double.unwrap_or(f64::from(v))),
             DefaultValue::F64(v) => Comparable::Float(v),
             DefaultValue::I32(v) => Comparable::Integer(v.into()),
             DefaultValue::I64(v) => Comparable::Integer(v.into()),
             DefaultValue::U32(v) => Comparable::Integer(v.into()),
             DefaultValue::U64(v) => Comparable::Integer(v.into()),
             DefaultValue::Bool(v) => Comparable::Integer(v.into()),
-            DefaultValue::String(v) => Comparable::Text(v.into_bytes()),
-            DefaultValue::Bytes(v) => Comparable::Text(v),
             DefaultValue::Enum(v) => Comparable::EnumNumber(v),
+            DefaultValue::String(_) | DefaultValue::Bytes(_) => return None,
         })
     }
 

@@ -111,6 +111,7 @@ impl<'a> Builder<'a> {
             ty,
             oneof,
             default,
+            parsed_default: NONE,
             proto3_optional: raw.proto3_optional,
             features: own,
             cardinality: Cardinality::Optional,

@@ -1,6 +1,6 @@
-//! Once every file is in: each type name resolved to its row, and defaults checked.
+//! Once every file is in: each type name resolved to its row, and defaults parsed.
 
-use super::super::defaults;
+use super::super::defaults::Declared;
 use super::super::descriptor_proto::{TYPE_ENUM, TYPE_GROUP, TYPE_MESSAGE};
 use super::super::features::{EnumType, MessageEncoding};
 use super::super::names::{Names, Scopes, Symbol};
@@ -31,7 +31,7 @@ pub(super) struct Pending<'a> {
 }
 
 impl<'a> Builder<'a> {
-    /// Resolves every type name, validates defaults, and returns the model.
+    /// Resolves every type name, parses defaults, and returns the model.
     pub(crate) fn finish(mut self) -> std::result::Result<Model, DecodeError> {
         let pending = std::mem::take(&mut self.pending);
         let names = self.names()?;
@@ -116,7 +116,7 @@ impl<'a> Builder<'a> {
                     && self.model.enums[e as usize].features.enum_type != EnumType::Closed;
             }
         }
-        self.check_defaults()?;
+        self.parse_defaults()?;
         // Tables grown row by row have room to spare, which a cached model would carry.
         self.model.shrink_to_fit();
         Ok(self.model)
@@ -196,23 +196,33 @@ impl<'a> Builder<'a> {
         Ok(names)
     }
 
-    fn check_defaults(&self) -> std::result::Result<(), DecodeError> {
+    /// Parses every declared default once, now that the types are known: the rules read the
+    /// parsed values for every field pair they compare.
+    fn parse_defaults(&mut self) -> std::result::Result<(), DecodeError> {
+        let mut parsed = Vec::new();
         for (id, row) in self.model.fields.iter().enumerate() {
             let Some(text) = row.default else {
                 continue;
             };
             let field = self.model.field(id as u32);
-            if let Err(what) = defaults::parse(self.text(text), &field.kind()) {
-                let message = field.message();
-                let element = Element {
-                    scope: self.model.messages[row.message as usize].full_name,
-                    name: field.name(),
-                };
-                return Err(match self.refuse(message.file_index(), &element, what) {
-                    BuildError::Refused(e) => *e,
-                    BuildError::Malformed(d) => DecodeError::invalid(d),
-                });
+            match Declared::parse(self.text(text), &field.kind()) {
+                Ok(declared) => parsed.push((id, declared)),
+                Err(what) => {
+                    let message = field.message();
+                    let element = Element {
+                        scope: self.model.messages[row.message as usize].full_name,
+                        name: field.name(),
+                    };
+                    return Err(match self.refuse(message.file_index(), &element, what) {
+                        BuildError::Refused(e) => *e,
+                        BuildError::Malformed(d) => DecodeError::invalid(d),
+                    });
+                }
             }
+        }
+        for (id, declared) in parsed {
+            self.model.fields[id].parsed_default = self.model.defaults.len() as u32;
+            self.model.defaults.push(declared);
         }
         Ok(())
     }

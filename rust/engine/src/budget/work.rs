@@ -1,0 +1,278 @@
+//! The work one check may do over its whole history (`limit.maxCheckWork`, in units, and
+//! `limit.maxFieldComparisons`), and what each step of a check is charged: the cost model
+//! (RELIABILITY.md, "The cost model").
+//!
+//! Every loop whose trip count an input controls is either charged here, per element it visits,
+//! or runs once per schema over something the schema's decode is charged for (its bytes and
+//! declarations). A schema is charged in every check that compares it and a pair in every check
+//! that asks for it, cached or not, so the caches never decide whether a check is refused: a
+//! broker that has seen the history, a broker just restarted and `protocompat check` in CI
+//! refuse the same uploads.
+
+use super::Meter;
+use crate::error::CheckError;
+use crate::limits::Limits;
+
+/// The weights: what one element of each kind costs, in units. A unit is about a nanosecond
+/// of one core of this project's benchmark machine for the costliest shapes known
+/// (`examples/worst_inputs.rs` prints CPU per unit for each); they are counts, not clock
+/// readings, so the same check costs the same everywhere.
+pub(crate) mod weight {
+    /// A byte of schema data decoded (or hashed and confirmed, when remembered).
+    pub const BYTE: u64 = 2;
+    /// A declaration read into the model, with its names, default and features.
+    pub const DECLARATION: u64 = 250;
+    /// A step of resolving relative names through the tree of scopes.
+    pub const RESOLUTION_STEP: u64 = 10;
+    /// A schema taken into a check at all: read from the caller, looked up, parsed as JSON.
+    pub const SCHEMA: u64 = 10_000;
+    /// A pair of schemas compared in one direction: cache lookups, the verdict, the report.
+    pub const SCHEMA_PAIR: u64 = 2_000;
+    /// A message pair queued by a walk.
+    pub const MESSAGE_PAIR: u64 = 200;
+    /// A field of either message of a compared pair, read by the rules that read them all
+    /// (required fields, names, oneofs) and by the matching of fields by number.
+    pub const FIELD_READ: u64 = 10;
+    /// A field pair matched by number and compared by the field rules.
+    pub const COMPARISON: u64 = 10;
+    /// A value of either enum of a compared enum pair.
+    pub const ENUM_VALUE: u64 = 10;
+    /// A finding a rule made, kept or only counted: its description is written either way.
+    pub const FINDING: u64 = 300;
+}
+
+/// What decoding one schema costs in work units: its bytes, its declarations and the steps its
+/// relative names took to resolve, besides what taking any schema into a check costs.
+pub fn decode_units(bytes: usize, declarations: u64, resolution_steps: u64) -> u64 {
+    weight::SCHEMA
+        .saturating_add((bytes as u64).saturating_mul(weight::BYTE))
+        .saturating_add(declarations.saturating_mul(weight::DECLARATION))
+        .saturating_add(resolution_steps.saturating_mul(weight::RESOLUTION_STEP))
+}
+
+/// What a walk cost: its units, and how many of them were comparisons in the sense of
+/// `limit.maxFieldComparisons` (field pairs, fields read, enum values). A remembered verdict is
+/// charged it again.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Cost {
+    pub units: u64,
+    pub comparisons: usize,
+}
+
+/// The work one check may still do, over its whole history: decoding each schema it compares
+/// and walking each pair, each schema and pair charged what it costs cold, whether or not the
+/// caches answer it.
+pub(crate) struct Work {
+    units_left: u64,
+    comparisons_left: usize,
+    /// The limits, for the messages that refuse a check.
+    max_check_work: usize,
+    max_field_comparisons: usize,
+    /// The history's length, for the message that refuses a check needing more.
+    history: usize,
+}
+
+impl Work {
+    pub(crate) fn new(limits: &Limits, history: usize) -> Work {
+        Work {
+            units_left: limits.max_check_work as u64,
+            comparisons_left: limits.max_field_comparisons,
+            max_check_work: limits.max_check_work,
+            max_field_comparisons: limits.max_field_comparisons,
+            history,
+        }
+    }
+
+    /// The units charged so far.
+    pub(crate) fn spent(&self) -> u64 {
+        self.max_check_work as u64 - self.units_left
+    }
+
+    /// Whether decoding `bytes` of schema data could fit what is left: checked before a
+    /// schema is decoded, so that a long history stops before it is decoded, not after.
+    pub(crate) fn before_decode(&self, bytes: usize) -> Result<(), CheckError> {
+        if decode_units(bytes, 0, 0) <= self.units_left {
+            return Ok(());
+        }
+        Err(self.out_of_units())
+    }
+
+    /// Charges a schema's decode ([`decode_units`]).
+    pub(crate) fn decoded(&mut self, units: u64) -> Result<(), CheckError> {
+        self.charge(Cost {
+            units,
+            comparisons: 0,
+        })
+    }
+
+    /// Charges one compared pair and direction besides its walk.
+    pub(crate) fn pair(&mut self) -> Result<(), CheckError> {
+        self.decoded(weight::SCHEMA_PAIR)
+    }
+
+    /// What the next walk may spend, besides `spent` that an earlier walk of this pair has
+    /// spent and that is not charged yet; `ways` is 2 for a traversal that walks both
+    /// directions at once and charges each step twice.
+    pub(crate) fn allowance<'m>(&self, spent: Cost, ways: u64, meter: &'m Meter) -> Allowance<'m> {
+        Allowance {
+            units_left: self.units_left.saturating_sub(spent.units),
+            comparisons_left: self.comparisons_left.saturating_sub(spent.comparisons),
+            ways,
+            each_way: Cost::default(),
+            once: 0,
+            until_checkpoint: CHECKPOINT_EVERY,
+            meter,
+        }
+    }
+
+    /// Charges what a walk cost: a walk's, or a remembered verdict's.
+    pub(crate) fn charge(&mut self, cost: Cost) -> Result<(), CheckError> {
+        if cost.comparisons > self.comparisons_left {
+            return Err(self.out_of_comparisons());
+        }
+        if cost.units > self.units_left {
+            return Err(self.out_of_units());
+        }
+        self.comparisons_left -= cost.comparisons;
+        self.units_left -= cost.units;
+        Ok(())
+    }
+
+    /// The error for a walk that ran out of its allowance: the setting that bound it.
+    pub(crate) fn out_of_comparisons(&self) -> CheckError {
+        if (self.comparisons_left as u64).saturating_mul(weight::COMPARISON) <= self.units_left {
+            CheckError::TooMuchWork(
+                format!(
+                    "checking against {} needs more than {} field comparisons",
+                    self.existing(),
+                    self.max_field_comparisons
+                ),
+                "limit.maxFieldComparisons",
+            )
+        } else {
+            self.out_of_units()
+        }
+    }
+
+    /// `1 existing schema`, `10 existing schemas`.
+    fn existing(&self) -> String {
+        match self.history {
+            1 => "1 existing schema".to_owned(),
+            n => format!("{n} existing schemas"),
+        }
+    }
+
+    fn out_of_units(&self) -> CheckError {
+        CheckError::TooMuchWork(
+            format!(
+                "checking against {} needs more than {} units of work (decoding each schema \
+                 and comparing each pair)",
+                self.existing(),
+                self.max_check_work
+            ),
+            "limit.maxCheckWork",
+        )
+    }
+}
+
+/// Units a walk spends between two looks at the memory and CPU budgets ([`Meter::check`]):
+/// about 65 microseconds of work.
+const CHECKPOINT_EVERY: u64 = 1 << 16;
+
+/// What one walk may spend, and what it has spent. A traversal of both directions at once
+/// (`ways` 2) charges each step of the walk twice, once for each direction, and what only the
+/// direction walked makes (its findings) once; the two verdicts then cost what the two walks
+/// would cost apart.
+pub(crate) struct Allowance<'m> {
+    units_left: u64,
+    comparisons_left: usize,
+    ways: u64,
+    /// Spent by each direction.
+    each_way: Cost,
+    /// Spent by the direction walked only.
+    once: u64,
+    until_checkpoint: u64,
+    meter: &'m Meter,
+}
+
+impl<'m> Allowance<'m> {
+    /// Spends `count` elements of `weight` units in each direction walked, counted as
+    /// comparisons when `compared`; `Ok(false)`, spending nothing, when they do not fit.
+    pub(crate) fn each_way(
+        &mut self,
+        count: usize,
+        weight: u64,
+        compared: bool,
+    ) -> Result<bool, CheckError> {
+        let per_way = (count as u64).saturating_mul(weight);
+        let units = per_way.saturating_mul(self.ways);
+        let comparisons = if compared {
+            count.saturating_mul(self.ways as usize)
+        } else {
+            0
+        };
+        if units > self.units_left || comparisons > self.comparisons_left {
+            return Ok(false);
+        }
+        self.units_left -= units;
+        self.comparisons_left -= comparisons;
+        self.each_way.units += per_way;
+        if compared {
+            self.each_way.comparisons += count;
+        }
+        self.spent(units)?;
+        Ok(true)
+    }
+
+    /// Spends `units` in the direction walked only.
+    pub(crate) fn once(&mut self, units: u64) -> Result<bool, CheckError> {
+        if units > self.units_left {
+            return Ok(false);
+        }
+        self.units_left -= units;
+        self.once += units;
+        self.spent(units)?;
+        Ok(true)
+    }
+
+    /// Looks at the memory and CPU budgets every [`CHECKPOINT_EVERY`] units.
+    fn spent(&mut self, units: u64) -> Result<(), CheckError> {
+        match self.until_checkpoint.checked_sub(units) {
+            Some(left) if left > 0 => self.until_checkpoint = left,
+            _ => {
+                self.until_checkpoint = CHECKPOINT_EVERY;
+                self.meter.check("while comparing fields")?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A one-way allowance for the way back walked alone, once a traversal of both ways found
+    /// that the way back finds something: what is left, with the way back's share of the
+    /// traversal given back, since its own walk charges it again.
+    pub(crate) fn alone_after(&self) -> Allowance<'m> {
+        let shares = self.ways - 1;
+        Allowance {
+            units_left: self.units_left + self.each_way.units * shares,
+            comparisons_left: self.comparisons_left + self.each_way.comparisons * shares as usize,
+            ways: 1,
+            each_way: Cost::default(),
+            once: 0,
+            until_checkpoint: self.until_checkpoint,
+            meter: self.meter,
+        }
+    }
+
+    /// What the direction walked cost, as a walk of it alone would.
+    pub(crate) fn forth(&self) -> Cost {
+        Cost {
+            units: self.each_way.units + self.once,
+            comparisons: self.each_way.comparisons,
+        }
+    }
+
+    /// What the way back cost, when it found nothing: the same steps, no findings.
+    pub(crate) fn back(&self) -> Cost {
+        self.each_way
+    }
+}

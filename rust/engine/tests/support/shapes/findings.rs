@@ -1,0 +1,165 @@
+//! A finding, or a default to read, for every field of a large message: what a rule builds for
+//! each field it reports, and what the default rules parse.
+
+use prost_types::field_descriptor_proto::{Label, Type};
+use prost_types::{EnumDescriptorProto, EnumValueDescriptorProto, FieldDescriptorProto};
+use protocompat::Limits;
+
+use super::{field, file, message, schema, Shape};
+
+pub(super) const REQUIRED_ADDED: Shape = Shape {
+    name: "required-added",
+    about: "a new root adding 99,000 `required` int32 fields, against one tiny version (pip246: REQUIRED_FIELD_ADDED for each, and the guard's REQUIRED_FIELD_NOT_GUARANTEED stays silent at each)",
+    build: tiny,
+    new: Some(required_added),
+    history: 1,
+};
+
+pub(super) const REQUIRED_ADDED_HISTORY: Shape = Shape {
+    name: "required-added-history",
+    about: "as required-added, FULL_TRANSITIVE against 10 tiny versions",
+    build: tiny,
+    new: Some(required_added),
+    history: 10,
+};
+
+pub(super) const RETYPED: Shape = Shape::pair(
+    "retyped",
+    "99,000 fields of the root, int32 in one variant and string in the next: a failure for every field, both ways",
+    retyped,
+);
+
+pub(super) const ENUM_DEFAULTS: Shape = Shape::pair(
+    "enum-defaults",
+    "50,000 proto2 fields of an enum of 50,000 values, each `[default = <the last value>]`",
+    enum_defaults,
+);
+
+pub(super) const DEFAULTS: Shape = Shape::pair(
+    "defaults",
+    "90,000 proto2 fields of every scalar type and an enum, each with a declared default that the next variant changes",
+    defaults,
+);
+
+/// A proto2 `shop.Order { optional int32 id = 1; }`, and a message named after the variant:
+/// the smallest version a history can hold.
+pub(super) fn tiny(v: usize) -> Vec<u8> {
+    let mut root = file("order.proto", "shop", "proto2");
+    let mut order = message("Order");
+    order.field.push(field("id", 1, Type::Int32, None));
+    root.message_type.push(order);
+    root.message_type.push(message(&format!("V{v}")));
+    schema(vec![root], "shop.Order", "order.proto")
+}
+
+fn required_added(v: usize) -> Vec<u8> {
+    let mut root = file("order.proto", "shop", "proto2");
+    let mut order = message("Order");
+    order.field.push(field("id", 1, Type::Int32, None));
+    for i in 2..=99_001 {
+        let mut required = field(&format!("r{i}"), i, Type::Int32, None);
+        required.label = Some(Label::Required as i32);
+        order.field.push(required);
+    }
+    root.message_type.push(order);
+    root.message_type.push(message(&format!("V{v}")));
+    schema(vec![root], "shop.Order", "order.proto")
+}
+
+fn retyped(v: usize) -> Vec<u8> {
+    let ty = if v % 2 == 0 {
+        Type::Int32
+    } else {
+        Type::String
+    };
+    let mut root = file("order.proto", "shop", "proto3");
+    let mut order = message("Order");
+    for i in 1..=99_000 {
+        order.field.push(field(&format!("f{i}"), i, ty, None));
+    }
+    root.message_type.push(order);
+    root.message_type.push(message(&format!("V{v}")));
+    schema(vec![root], "shop.Order", "order.proto")
+}
+
+fn enum_defaults(v: usize) -> Vec<u8> {
+    const COUNT: usize = 50_000;
+    let mut root = file("order.proto", "shop", "proto2");
+    root.enum_type.push(EnumDescriptorProto {
+        name: Some("E".into()),
+        value: (0..COUNT)
+            .map(|n| EnumValueDescriptorProto {
+                name: Some(format!("V{n}")),
+                number: Some(n as i32),
+                options: None,
+            })
+            .collect(),
+        ..Default::default()
+    });
+    let mut order = message("Order");
+    for i in 1..=COUNT {
+        let mut f = field(&format!("f{i}"), i, Type::Enum, Some(".shop.E"));
+        f.default_value = Some(format!("V{}", COUNT - 1));
+        order.field.push(f);
+    }
+    root.message_type.push(order);
+    root.message_type.push(message(&format!("W{v}")));
+    schema(vec![root], "shop.Order", "order.proto")
+}
+
+/// Field `i`'s type and its default in variant `v`: every scalar type and an enum in turn.
+fn typed_default(i: usize, v: usize) -> (Type, Option<&'static str>, String) {
+    let k = v % 2;
+    match i % 16 {
+        0 => (Type::Int32, None, format!("-{}", 2_000_000_000 + k)),
+        1 => (
+            Type::Int64,
+            None,
+            format!("0x{:x}", 0x7fff_0000_0000_0000u64 + k as u64),
+        ),
+        2 => (Type::Uint32, None, format!("0{}", 7_654_321 + k)),
+        3 => (Type::Uint64, None, format!("{}", u64::MAX - k as u64)),
+        4 => (Type::Sint32, None, format!("{}", -7 - k as i32)),
+        5 => (Type::Sint64, None, format!("{}", i64::MIN + k as i64)),
+        6 => (
+            Type::Fixed32,
+            None,
+            format!("{}", 4_000_000_000u32 + k as u32),
+        ),
+        7 => (Type::Fixed64, None, format!("{}", 1u64 << (40 + k))),
+        8 => (Type::Sfixed32, None, format!("{}", -1 - k as i32)),
+        9 => (Type::Sfixed64, None, format!("{}", -(1i64 << (50 + k)))),
+        10 => (Type::Float, None, ["1.5e38", "-inf"][k].to_owned()),
+        11 => (Type::Double, None, ["nan", "2.25e-300"][k].to_owned()),
+        12 => (Type::Bool, None, ["true", "false"][k].to_owned()),
+        13 => (Type::String, None, format!("s\u{e9}{k}")),
+        14 => (Type::Bytes, None, format!("\\377\\x41\\n{k}")),
+        _ => (Type::Enum, Some(".shop.E"), format!("E{k}")),
+    }
+}
+
+fn defaults(v: usize) -> Vec<u8> {
+    let count = Limits::DEFAULT.max_fields - 10_000;
+    let mut root = file("order.proto", "shop", "proto2");
+    root.enum_type.push(EnumDescriptorProto {
+        name: Some("E".into()),
+        value: (0..2)
+            .map(|n| EnumValueDescriptorProto {
+                name: Some(format!("E{n}")),
+                number: Some(n),
+                options: None,
+            })
+            .collect(),
+        ..Default::default()
+    });
+    let mut order = message("Order");
+    for i in 1..=count {
+        let (ty, type_name, default) = typed_default(i, v);
+        let mut f: FieldDescriptorProto = field(&format!("f{i}"), i, ty, type_name);
+        f.default_value = Some(default);
+        order.field.push(f);
+    }
+    root.message_type.push(order);
+    root.message_type.push(message(&format!("W{v}")));
+    schema(vec![root], "shop.Order", "order.proto")
+}

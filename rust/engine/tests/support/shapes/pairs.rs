@@ -1,0 +1,76 @@
+//! Types met by many others: every pair of large enums, and many small messages paired by
+//! structure with one large one.
+
+use prost_types::field_descriptor_proto::Type;
+use prost_types::{EnumDescriptorProto, EnumValueDescriptorProto};
+
+use super::{field, file, message, schema};
+
+/// The writer's field `i` holds enum `i / 99`, the reader's `i % 99`: every (writer, reader)
+/// pair of enums is reached once. Variants rename every enum and value, so an odd and an even
+/// variant differ in every name, which `conservative` does not look at.
+pub(super) fn enum_pairs(v: usize) -> Vec<u8> {
+    let prefix = format!("E{v}x");
+    let mut root = file("order.proto", "shop", "proto2");
+    let mut order = message("Order");
+    for i in 0..99 * 99 {
+        let e = if v % 2 == 0 { i / 99 } else { i % 99 };
+        order.field.push(field(
+            &format!("f{}", i + 1),
+            i + 1,
+            Type::Enum,
+            Some(&format!(".shop.{prefix}{e}")),
+        ));
+    }
+    root.message_type.push(order);
+    for e in 0..99 {
+        root.enum_type.push(EnumDescriptorProto {
+            name: Some(format!("{prefix}{e}")),
+            value: (0..1000)
+                .map(|n| EnumValueDescriptorProto {
+                    name: Some(format!("{prefix}{e}_V{n}")),
+                    number: Some(n),
+                    options: None,
+                })
+                .collect(),
+            ..Default::default()
+        });
+    }
+    schema(vec![root], "shop.Order", "order.proto")
+}
+
+pub(super) fn structure_pairs(v: usize) -> Vec<u8> {
+    const HOLDERS: usize = 245;
+    const LARGE: usize = 99_000;
+    let mut root = file("order.proto", "shop", "proto3");
+    let mut order = message("Order");
+    if v % 2 == 0 {
+        for i in 1..=HOLDERS {
+            order.field.push(field(
+                &format!("f{i}"),
+                i,
+                Type::Message,
+                Some(&format!(".shop.W{i}")),
+            ));
+            let mut small = message(&format!("W{i}"));
+            small.field.push(field("x", 1, Type::Int64, None));
+            root.message_type.push(small);
+        }
+    } else {
+        for i in 1..=HOLDERS {
+            order
+                .field
+                .push(field(&format!("f{i}"), i, Type::Message, Some(".shop.R")));
+        }
+        let mut large = message("R");
+        for f in 1..=LARGE {
+            large
+                .field
+                .push(field(&format!("x{f}"), f, Type::Int64, None));
+        }
+        root.message_type.push(large);
+    }
+    root.message_type.push(order);
+    root.message_type.push(message(&format!("V{v}")));
+    schema(vec![root], "shop.Order", "order.proto")
+}
