@@ -278,6 +278,11 @@ fn the_pre_commit_script_takes_no_file_name_for_an_option() {
             &["ed.proto", "--protoc=./nowhere"],
             "--protoc=./nowhere: an option after the first file",
         ),
+        // Nor a file name read as an input's options (`PATH#ref=REV` is a git tree).
+        (
+            &["p#ref=HEAD.proto"],
+            "p#ref=HEAD.proto: a path with '#' cannot be checked",
+        ),
     ] {
         let out = run(
             &dir,
