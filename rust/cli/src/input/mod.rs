@@ -2,9 +2,12 @@
 //! would hold, so the engine sees exactly what a broker sees. Each side of a check is loaded
 //! with import roots of its own.
 
+mod closure;
+mod confine;
 mod descriptor_set;
 mod editions;
 mod git;
+mod imports;
 mod java_order;
 mod proto;
 mod protoc;

@@ -10,10 +10,19 @@ use std::rc::Rc;
 use prost::Message;
 use protocompat::ErrorRule;
 
+use super::closure;
 use super::java_order;
 use super::protoc::Protoc;
-use super::roots::{EditionsFile, Roots, SideResolver};
+use super::roots::{EditionsFile, Roots, SideResolver, Stop};
 use super::{Loaded, Sources};
+
+/// Why a file did not compile.
+enum Failed {
+    /// It, or a file it imports, leaves its import root (or protoc's copies of its files are
+    /// past their bounds): refused, whatever else it holds.
+    Refused(String),
+    Other(String),
+}
 
 /// Compiles the file named `name` in `roots`; `shown` is how the user named it. `protoc` is
 /// the --protoc flag, looked at only for an Editions file.
@@ -24,28 +33,37 @@ pub fn compile(
     root_message: Option<&str>,
     protoc: Option<&Path>,
 ) -> Result<Loaded, String> {
-    let found = Rc::new(RefCell::new(None));
+    compile_or_refuse(roots, name, shown, root_message, protoc).map_err(|failed| match failed {
+        Failed::Refused(message) | Failed::Other(message) => message,
+    })
+}
+
+fn compile_or_refuse(
+    roots: &Roots,
+    name: &str,
+    shown: &str,
+    root_message: Option<&str>,
+    protoc: Option<&Path>,
+) -> Result<Loaded, Failed> {
+    let stop = Rc::new(RefCell::new(None));
     let opened = Rc::new(RefCell::new(BTreeMap::new()));
     let mut compiler = protox::Compiler::with_file_resolver(SideResolver {
         roots: roots.clone(),
         root_file: name.to_owned(),
-        found: Rc::clone(&found),
+        stop: Rc::clone(&stop),
         opened: Rc::clone(&opened),
     });
     compiler.include_imports(true).include_source_info(true);
     if let Err(e) = compiler.open_file(name) {
-        if let Some(found) = found.borrow_mut().take() {
-            let protoc = Protoc::find(protoc).map_err(|e| {
-                format!(
-                    "{}: {}, and protocompat compiles such files with protoc: {e}",
-                    ErrorRule::UnsupportedFeature.id(),
-                    uses_editions(&found)
-                )
-            })?;
-            return super::protoc::compile(&protoc, roots, name, shown, root_message)
-                .map_err(|e| format!("{}, so protoc compiles it: {e}", uses_editions(&found)));
-        }
-        return Err(format!("does not compile: {e:?}"));
+        // protox's own message would carry the text of what it parsed: only ours is told.
+        let stopped = stop.borrow_mut().take();
+        return match stopped {
+            Some(Stop::LeavesRoot(refused)) => Err(Failed::Refused(refused.message())),
+            Some(Stop::Editions(found)) => {
+                with_protoc(roots, name, shown, root_message, protoc, &found)
+            }
+            None => Err(Failed::Other(format!("does not compile: {e:?}"))),
+        };
     }
     let with_sources = compiler.file_descriptor_set();
     // The schema data carries no source info (the Java client's descriptors have none) and
@@ -59,7 +77,41 @@ pub fn compile(
         set: with_sources,
         files,
     };
-    Loaded::compiled(set.encode_to_vec(), name, root_message, shown, sources)
+    Loaded::compiled(set.encode_to_vec(), name, root_message, shown, sources).map_err(Failed::Other)
+}
+
+/// The set compiled by protoc, from copies of its files made after the checks protox's reads
+/// get ([`closure`]). A root file name that protoc would take for an option (`-…`) or a file of
+/// arguments (`@…`) is refused.
+fn with_protoc(
+    roots: &Roots,
+    name: &str,
+    shown: &str,
+    root_message: Option<&str>,
+    protoc: Option<&Path>,
+    found: &EditionsFile,
+) -> Result<Loaded, Failed> {
+    let copies = closure::for_protoc(roots, name).map_err(Failed::Refused)?;
+    if name.starts_with(['-', '@']) {
+        return Err(Failed::Other(format!(
+            "{}, and protoc would read its name `{name}` as an option: rename the file, or \
+             its directory",
+            uses_editions(found)
+        )));
+    }
+    let protoc = Protoc::find(protoc).map_err(|e| {
+        Failed::Other(format!(
+            "{}: {}, and protocompat compiles such files with protoc: {e}",
+            ErrorRule::UnsupportedFeature.id(),
+            uses_editions(found)
+        ))
+    })?;
+    super::protoc::compile(&protoc, &copies, name, shown, root_message).map_err(|e| {
+        Failed::Other(format!(
+            "{}, so protoc compiles it: {e}",
+            uses_editions(found)
+        ))
+    })
 }
 
 /// Which file of the set uses Editions: the reason protoc runs at all.
@@ -91,14 +143,17 @@ pub fn files_declaring(
     };
     let mut declaring = Vec::new();
     for name in first.proto_files(at_most_files)? {
-        let Ok(head) = first.head(&name, 16 << 20) else {
+        let Ok(head) = first.read(&name, 16 << 20) else {
             continue;
         };
         if !mentions_message(&head, simple) {
             continue;
         }
-        if compile(roots, &name, &name, Some(message), protoc).is_ok() {
-            declaring.push(name);
+        // A file that does not compile declares nothing; one that leaves the roots is told.
+        match compile_or_refuse(roots, &name, &name, Some(message), protoc) {
+            Ok(_) => declaring.push(name),
+            Err(Failed::Refused(message)) => return Err(message),
+            Err(Failed::Other(_)) => {}
         }
     }
     Ok(declaring)
