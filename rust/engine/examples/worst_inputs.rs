@@ -22,6 +22,9 @@
 //! bounds, as a broker keeps one for its lifetime; prints the CPU of each upload. `large-16`
 //! is a plain schema of about 16 MB (long field names): a history of them outgrows the caches.
 //!
+//! `… --example worst_inputs loop SHAPE PROFILE ROUNDS`: the shape's check, cold, ROUNDS times,
+//! for a profiler (`perf record`).
+//!
 //! `… --example worst_inputs write DIR [SHAPE...]`: writes each shape's check to `DIR/SHAPE/`
 //! as files (`existing-0.json` …, `new.json`), for the JNI and CLI measurements
 //! (`bench/java`, RELIABILITY.md).
@@ -324,6 +327,21 @@ fn main() {
             let which = args.get(1).map(String::as_str).unwrap_or("large-16");
             let versions = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(8);
             history(which, versions);
+        }
+        Some("loop") => {
+            let shape = find(args.get(1).expect("loop SHAPE PROFILE ROUNDS"));
+            let profile =
+                Profile::named(args.get(2).map_or("pip246", String::as_str)).expect("a profile");
+            let rounds = args.get(3).and_then(|n| n.parse().ok()).unwrap_or(10);
+            let existing = shape.existing(shape.history);
+            let slices: Vec<&[u8]> = existing.iter().map(Vec::as_slice).collect();
+            let new = shape.proposed(shape.history);
+            for _ in 0..rounds {
+                let checker = Checker::new(Bounds::NONE).with_profile(profile);
+                let (result, cpu) =
+                    timed(|| checker.check(&slices, &new, shape.strategy(shape.history)));
+                println!("{:.0} ms {}", cpu.as_secs_f64() * 1e3, outcome(&result));
+            }
         }
         Some("write") => {
             let dir = args.get(1).expect("write DIR [SHAPE...]");

@@ -550,6 +550,7 @@ impl Checker {
             });
         }
         run.work.before_decode(size)?;
+        run.meter.arm();
         let data = run.source.copy(which).map_err(CheckError::Internal)?;
         let decoded = Schema::decode_within(&data, &self.limits);
         let entry = Arc::new(Remembered {
@@ -623,6 +624,7 @@ impl Checker {
         let schema = match cached {
             Some(schema) => schema,
             None => {
+                run.meter.arm();
                 let copied;
                 let data = match fetched.entry.data.data() {
                     Some(data) => data,

@@ -44,7 +44,13 @@ pub fn printable(text: &str) -> Cow<'_, str> {
 /// `text` made [`printable`], in at most `max_bytes` bytes ([`cut`]): the one way text from an
 /// input, a server or a panic goes into a message.
 pub fn bound(text: &str, max_bytes: usize) -> String {
-    cut(&printable(text), max_bytes)
+    // Escaping never makes text shorter, so nothing past its first `max_bytes + 1` bytes can be
+    // shown: a text megabytes long costs what its shown part does.
+    let mut end = text.len().min(max_bytes.saturating_add(1));
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    cut(&printable(&text[..end]), max_bytes)
 }
 
 /// `text` in at most `max_bytes` bytes: unchanged if it fits, otherwise cut on a character
@@ -105,6 +111,23 @@ mod tests {
         // Escapes count in the bound; a cut never splits one into a raw control.
         let cut = bound(&"\u{1b}".repeat(100), 20);
         assert!(cut.len() <= 20 && !cut.chars().any(is_unsafe_char), "{cut}");
+    }
+
+    /// `bound` escapes only the start of a long text: what it gives is what escaping the whole
+    /// text and cutting it would give.
+    #[test]
+    fn a_long_text_is_bounded_as_if_escaped_whole() {
+        let texts = [
+            "a".repeat(10_000),
+            format!("{}\n{}", "é".repeat(40), "x".repeat(5_000)),
+            format!("{}{}", "\u{1b}".repeat(30), "😀".repeat(1_000)),
+            "\u{2028}ab\u{9b}".repeat(500),
+        ];
+        for text in &texts {
+            for max in [0, 1, 2, 3, 5, 20, 59, 60, 61, 200, 4096, 20_000] {
+                assert_eq!(bound(text, max), cut(&printable(text), max), "{max}");
+            }
+        }
     }
 
     #[test]

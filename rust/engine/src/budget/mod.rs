@@ -8,7 +8,8 @@
 //!   the work accounting misses.
 //!
 //! Memory and CPU are looked at together ([`Meter::check`]), between the steps of a check:
-//! after each decode, and every so many units of a walk.
+//! after each decode, and every so many units of a walk. A check the caches answer decodes and
+//! walks nothing, and never reads the CPU clock.
 
 mod cpu;
 mod memory;
@@ -31,13 +32,18 @@ impl Meter {
     pub(crate) fn start(limits: &Limits) -> Meter {
         Meter {
             memory: memory::Memory::start(limits.max_check_memory_bytes),
-            cpu: cpu::Cpu::start(limits.max_check_cpu_millis),
+            cpu: cpu::Cpu::new(limits.max_check_cpu_millis),
         }
     }
 
     /// The most heap this check has held so far, beyond what the thread held before it.
     pub(crate) fn peak(&self) -> usize {
         self.memory.peak()
+    }
+
+    /// Called before work that costs something (a decode, a walk): starts the CPU clock.
+    pub(crate) fn arm(&self) {
+        self.cpu.arm();
     }
 
     /// Refuses the check once it has held more memory, or used more CPU time, than its budget.

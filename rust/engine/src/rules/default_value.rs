@@ -107,6 +107,9 @@ fn integral_equals(f: f64, i: i128) -> bool {
     f.is_finite() && f.fract() == 0.0 && f.abs() < 1e38 && f as i128 == i
 }
 
+/// Bytes of a default a finding shows.
+const SHOWN: usize = 60;
+
 /// A field's effective default: its value, and how a finding shows it.
 struct EffectiveDefault;
 
@@ -154,15 +157,19 @@ impl EffectiveDefault {
                 Some(name) => format!("{name} = {n}"),
                 None => n.to_string(),
             },
+            // Only the start is read: a default may be megabytes long, and escaping never
+            // makes text shorter, so what is cut here is past what is shown anyway.
             (Comparable::Text(bytes), _) => format!(
                 "\"{}\"",
                 bound(
-                    &String::from_utf8_lossy(bytes).escape_debug().to_string(),
-                    60
+                    &String::from_utf8_lossy(&bytes[..bytes.len().min(4 * SHOWN)])
+                        .escape_debug()
+                        .to_string(),
+                    SHOWN
                 )
             ),
             (_, _) => match declared {
-                Some(text) => bound(text, 60),
+                Some(text) => bound(text, SHOWN),
                 None if matches!(kind, Kind::Scalar(Scalar::Bool)) => "false".to_owned(),
                 None => "0".to_owned(),
             },
