@@ -48,8 +48,11 @@ fn main() {
         assert!(report.compatible, "{}", report.render_text());
     }
     eprintln!(
-        "{} µs per check ({rounds} cold checks of {size} against {history}, {})",
+        "{} µs per check ({rounds} cold checks of {size} against {history}, {}), {} work units each ({:.0}% of limit.maxCheckWork)",
         started.elapsed().as_micros() / rounds.max(1) as u128,
-        profile.name
+        profile.name,
+        checker.stats().last_check_work,
+        checker.stats().last_check_work as f64 * 100.0
+            / protocompat::Limits::DEFAULT.max_check_work as f64
     );
 }

@@ -26,8 +26,8 @@
 //! for a profiler (`perf record`).
 //!
 //! `… --example worst_inputs write DIR [SHAPE...]`: writes each shape's check to `DIR/SHAPE/`
-//! as files (`existing-0.json` …, `new.json`), for the JNI and CLI measurements
-//! (`bench/java`, RELIABILITY.md).
+//! as files (`existing-0.json` …, `history.json`, `new.json`), for the measurements through JNI
+//! (`bench/java/…/WorstInputs.java`) and the CLI (`bench/worst-inputs-cli.sh`).
 
 use std::time::Duration;
 
@@ -59,10 +59,15 @@ fn timed<R>(f: impl FnOnce() -> R) -> (R, Duration) {
     (result, thread_cpu() - started)
 }
 
-/// The run of `f` that took the least CPU of three: the first also pays for growing the
-/// allocator's heap.
+/// The run of `f` that took the least CPU of three (`WORST_INPUTS_RUNS` to change): the first
+/// also pays for growing the allocator's heap.
 fn least_of_three<R>(mut f: impl FnMut() -> R) -> (R, Duration) {
-    let mut runs: Vec<_> = (0..3).map(|_| timed(&mut f)).collect();
+    let runs = std::env::var("WORST_INPUTS_RUNS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(3usize)
+        .max(1);
+    let mut runs: Vec<_> = (0..runs).map(|_| timed(&mut f)).collect();
     runs.sort_by_key(|(_, cpu)| *cpu);
     runs.swap_remove(0)
 }
@@ -98,7 +103,13 @@ fn one_check(shape: &Shape, profile: &'static Profile, rows: &mut Vec<Row>) {
     let with_examples = Checker::new(Bounds::NONE)
         .with_profile(profile)
         .with_examples(true);
-    let (_, examples_cpu) = least_of_three(|| with_examples.check(&existing, &new, strategy));
+    // `WORST_INPUTS_EXAMPLES=0` leaves the checks with examples out (they can take long on an
+    // engine whose example search is unbounded).
+    let examples_cpu = if std::env::var("WORST_INPUTS_EXAMPLES").as_deref() == Ok("0") {
+        Duration::ZERO
+    } else {
+        least_of_three(|| with_examples.check(&existing, &new, strategy)).1
+    };
     let row = Row {
         name: format!("{} ({})", shape.name, profile.name),
         cpu,
@@ -283,14 +294,26 @@ fn cold_history(shape: &Shape) {
     }
 }
 
-/// Writes each shape's check as files, for the measurements through JNI and the CLI.
+/// Writes each shape's check as files, for the measurements through JNI and the CLI: each
+/// existing version as schema data (`existing-N.json`), all of them as the history
+/// `pulsar-admin schemas get --all-version` saves (`history.json`), and `new.json`.
 fn write(dir: &std::path::Path, wanted: &[String]) {
+    use base64::Engine as _;
     for shape in shapes::SHAPES.iter().filter(|s| chosen(s, wanted)) {
         let at = dir.join(shape.name);
         std::fs::create_dir_all(&at).expect("the output directory");
-        for (i, version) in shape.existing(shape.history).iter().enumerate() {
+        let existing = shape.existing(shape.history);
+        let mut history = Vec::new();
+        for (i, version) in existing.iter().enumerate() {
             std::fs::write(at.join(format!("existing-{i}.json")), version).expect("a file");
+            history.push(serde_json::json!({
+                "version": i,
+                "type": "PROTOBUF_NATIVE",
+                "schema": base64::engine::general_purpose::STANDARD.encode(version),
+            }));
         }
+        let history = serde_json::json!({ "getSchemaResponses": history });
+        std::fs::write(at.join("history.json"), history.to_string()).expect("a file");
         std::fs::write(at.join("new.json"), shape.proposed(shape.history)).expect("a file");
         println!(
             "{}: {} existing, {}",
