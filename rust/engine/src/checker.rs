@@ -17,6 +17,7 @@ use std::sync::{Arc, Mutex};
 use crate::budget::{Budget, Work};
 use crate::cache::{BoundedLru, IndexDigest};
 use crate::error::{CheckError, DecodeError, SchemaError};
+use crate::example::ExampleBudget;
 use crate::limits::Limits;
 use crate::model::Schema;
 use crate::report::Report;
@@ -336,6 +337,7 @@ impl Checker {
             memory: &memory,
             stamp: NEXT_CHECK.fetch_add(1, Ordering::Relaxed),
             walked: false,
+            examples: ExampleBudget::default(),
         };
         let result = self.check_within(&mut run, requested);
         self.last_peak.store(memory.peak(), Ordering::Relaxed);
@@ -445,12 +447,14 @@ impl Checker {
             reader.root(),
             &mut allowance,
             run.memory,
-            self.examples,
+            self.examples.then_some(&run.examples),
         )?
         .ok_or_else(|| run.work.out_of_comparisons())?;
         run.work.compared(verdict.comparisons)?;
         let verdict = Arc::new(verdict);
-        self.store_verdict(&old.entry, &new.entry, direction, &verdict);
+        if !run.examples.ran_out() {
+            self.store_verdict(&old.entry, &new.entry, direction, &verdict);
+        }
         Ok(verdict)
     }
 
@@ -473,12 +477,16 @@ impl Checker {
             reader.root(),
             &mut allowance,
             run.memory,
-            self.examples,
+            self.examples.then_some(&run.examples),
         )?
         .ok_or_else(|| run.work.out_of_comparisons())?;
         let verdicts = [Arc::new(forth), Arc::new(back)];
-        for (direction, verdict) in directions.iter().zip(&verdicts) {
-            self.store_verdict(&old.entry, &new.entry, *direction, verdict);
+        // Examples cut short by what earlier pairs of this check spent are not what another
+        // check would find: such verdicts are not remembered.
+        if !run.examples.ran_out() {
+            for (direction, verdict) in directions.iter().zip(&verdicts) {
+                self.store_verdict(&old.entry, &new.entry, *direction, verdict);
+            }
         }
         Ok(verdicts)
     }
@@ -686,6 +694,8 @@ struct Run<'r, S> {
     stamp: u64,
     /// Whether some pair was walked rather than remembered.
     walked: bool,
+    /// What the searches for this check's examples may still spend (docs/rules.md#examples).
+    examples: ExampleBudget,
 }
 
 /// Each check's stamp, which the remembered schemas it uses carry ([`Remembered::last_check`]).

@@ -11,7 +11,7 @@
 
 use std::collections::{HashSet, VecDeque};
 
-use crate::example::{self, Example, Subject};
+use crate::example::{self, Example, ExampleBudget, Subject};
 use crate::model::{FieldRef, MessageRef};
 
 use crate::budget::Budget;
@@ -171,17 +171,20 @@ impl<'a> Paths<'a> {
 const ONE_SIDE: &str = "it is about what one schema holds (extension ranges, a MessageSet, an \
                         enum Java reads as closed), not about a field the two schemas share";
 
+/// The roots of the walk and the check's budget for examples, when it was asked for them.
+type Examples<'a, 'b> = Option<((MessageRef<'a>, MessageRef<'a>), &'b ExampleBudget)>;
+
 /// Gives a kept finding about data its example, when the walk was asked for them.
 fn illustrate<'a>(
     found: Option<&mut Found>,
-    examples: Option<(MessageRef<'a>, MessageRef<'a>)>,
+    examples: Examples<'a, '_>,
     paths: &Paths<'a>,
     step: usize,
     subject: &Subject,
 ) {
-    if let (Some(found), Some(roots)) = (found, examples) {
+    if let (Some(found), Some((roots, budget))) = (found, examples) {
         if found.rule.id.is_about_data() {
-            found.example = Some(example::of(roots, &paths.trail(step), subject));
+            found.example = Some(example::of(roots, &paths.trail(step), subject, budget));
         }
     }
 }
@@ -197,7 +200,7 @@ pub(crate) fn can_read(
     reader: MessageRef<'_>,
     budget: &mut usize,
     memory: &Budget,
-    examples: bool,
+    examples: Option<&ExampleBudget>,
 ) -> Result<Option<Verdict>, CheckError> {
     let before = *budget;
     let walked = walk(profile, (writer, reader), budget, memory, false, examples)?;
@@ -219,7 +222,7 @@ pub(crate) fn can_read_both_ways(
     reader: MessageRef<'_>,
     budget: &mut usize,
     memory: &Budget,
-    examples: bool,
+    examples: Option<&ExampleBudget>,
 ) -> Result<Option<(Verdict, Verdict)>, CheckError> {
     let before = *budget;
     let Some(walked) = walk(profile, (writer, reader), budget, memory, true, examples)? else {
@@ -251,17 +254,18 @@ struct Walked {
     back_finds: bool,
 }
 
-/// `examples`: whether kept findings about data get an example (docs/rules.md#examples).
+/// `examples`: the check's budget for examples, when kept findings about data get one
+/// (docs/rules.md#examples).
 fn walk<'a>(
     profile: &'static Profile,
     (writer, reader): (MessageRef<'a>, MessageRef<'a>),
     budget: &mut usize,
     memory: &Budget,
     both_ways: bool,
-    examples: bool,
+    examples: Option<&ExampleBudget>,
 ) -> Result<Option<Walked>, CheckError> {
     let (rules, guard) = (profile.rules, profile.guard);
-    let examples = examples.then_some((writer, reader));
+    let examples: Examples = examples.map(|budget| ((writer, reader), budget));
     let mut verdict = Verdict::default();
     // Whether the way back still has to be asked: until it finds something.
     let mut ask_back = both_ways;

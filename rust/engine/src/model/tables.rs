@@ -730,11 +730,16 @@ impl<'a> EnumRef<'a> {
         })
     }
 
-    /// The first value declared with `number`.
+    /// The first value declared with `number`, found by a binary search of the values sorted
+    /// by number (aliases in declaration order): examples look values up for each enum value
+    /// they build, read or show, in enums of up to `limit.maxEnumValues` values.
     pub fn value_named_by(&self, number: i32) -> Option<&'a str> {
-        self.values()
-            .find(|(_, n)| *n == number)
-            .map(|(name, _)| name)
+        let model = self.model;
+        let sorted = &model.values_by_number[self.row().values.range()];
+        let at = sorted.partition_point(|&row| model.values[row as usize].number < number);
+        let row = *sorted.get(at)?;
+        let value = &model.values[row as usize];
+        (value.number == number).then(|| model.str(value.name))
     }
 
     pub fn first_number(&self) -> i32 {
