@@ -54,7 +54,11 @@ pub(super) fn candidates<'a: 'm, 'm>(
     let n = members.len();
     let pairs = (0..n)
         .flat_map(move |i| (i + 1..n).map(move |j| (i, j)))
-        .map_while(move |(i, j)| meter.spend(PAIR).then(|| joined(members[i], members[j], meter)))
+        .map_while(move |(i, j)| {
+            meter
+                .spend(PAIR)
+                .then(|| joined(members[i], members[j], meter))
+        })
         .flatten();
     Box::new(std::iter::once(Vec::new()).chain(pairs))
 }
@@ -106,7 +110,11 @@ fn joined<'a>(f: FieldRef<'a>, g: FieldRef<'a>, meter: &Meter) -> Option<Candida
 
 /// The values to try in `field`, smallest first: each single value, then (for a repeated
 /// field) two different ones.
-fn values<'a>(field: FieldRef<'a>, reader: Option<FieldRef<'a>>, meter: &Meter) -> Vec<Vec<Val<'a>>> {
+fn values<'a>(
+    field: FieldRef<'a>,
+    reader: Option<FieldRef<'a>>,
+    meter: &Meter,
+) -> Vec<Vec<Val<'a>>> {
     let singles = singles(field, reader, meter);
     let mut out: Vec<Vec<Val<'a>>> = singles.iter().map(|v| vec![v.clone()]).collect();
     if let Some(pair) = two(field, meter) {

@@ -68,7 +68,10 @@ pub(crate) fn search<'a>(
         // What a writer puts on the wire is what it holds: a field without presence set to
         // its default is not written (the unset candidate comes last), and messages inside
         // are compared as protobuf-java writes them.
-        if candidate.iter().any(|(f, values)| unwritten(*f, values, meter)) {
+        if candidate
+            .iter()
+            .any(|(f, values)| unwritten(*f, values, meter))
+        {
             continue;
         }
         for (_, values) in &mut candidate {
@@ -112,7 +115,15 @@ pub(crate) fn search<'a>(
                 }
             }
             Ok(read) => {
-                let compared = compare(&read, &message, trail, reader, &candidate, &reader_path, meter);
+                let compared = compare(
+                    &read,
+                    &message,
+                    trail,
+                    reader,
+                    &candidate,
+                    &reader_path,
+                    meter,
+                );
                 // What a comparison cut short found is not known to be so.
                 if let (Some(outcome), false) = (compared, meter.out()) {
                     return Ok(example(&message, bytes, outcome));

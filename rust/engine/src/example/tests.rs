@@ -85,7 +85,12 @@ pub(super) fn oneof_schema(
 
 /// The search for the ONEOF_CONFLICT finding on `oneof choice` of `old` (the writer) and
 /// `new`, at the end of the path `Root.l.l…` of `depth` fields.
-fn search_oneof(old: &Schema, new: &Schema, depth: usize, meter: &Meter) -> Result<Example, String> {
+fn search_oneof(
+    old: &Schema,
+    new: &Schema,
+    depth: usize,
+    meter: &Meter,
+) -> Result<Example, String> {
     let mut trail: Vec<(FieldRef, FieldRef)> = Vec::new();
     let (mut w, mut r): (MessageRef, MessageRef) = (old.root(), new.root());
     for _ in 0..depth {
@@ -107,8 +112,14 @@ const ALIKE: &str = "enum One { ONE = 0; }";
 
 #[test]
 fn the_issues_8000_members_find_their_example_in_two_messages() {
-    let old = schema(&oneof_schema("proto3", "", "string", 8_000, false, 0), "t.Root");
-    let new = schema(&oneof_schema("proto3", "", "string", 8_000, true, 0), "t.Root");
+    let old = schema(
+        &oneof_schema("proto3", "", "string", 8_000, false, 0),
+        "t.Root",
+    );
+    let new = schema(
+        &oneof_schema("proto3", "", "string", 8_000, true, 0),
+        "t.Root",
+    );
     let meter = Meter::of(PER_FINDING);
     let example = search_oneof(&old, &new, 0, &meter).expect("an example");
     assert_eq!(example.writer, "f1: \"a\" f2: \"a\"");
@@ -120,8 +131,14 @@ fn the_issues_8000_members_find_their_example_in_two_messages() {
 
 #[test]
 fn members_that_read_alike_stop_the_search_at_its_budget() {
-    let old = schema(&oneof_schema("proto2", ALIKE, "One", 8_000, false, 0), "t.Root");
-    let new = schema(&oneof_schema("proto2", ALIKE, "One", 8_000, true, 0), "t.Root");
+    let old = schema(
+        &oneof_schema("proto2", ALIKE, "One", 8_000, false, 0),
+        "t.Root",
+    );
+    let new = schema(
+        &oneof_schema("proto2", ALIKE, "One", 8_000, true, 0),
+        "t.Root",
+    );
     let meter = Meter::of(PER_FINDING);
     let why = search_oneof(&old, &new, 0, &meter).expect_err("no example");
     assert!(meter.out());
@@ -141,7 +158,10 @@ fn members_that_read_alike_stop_the_search_at_its_budget() {
 
 #[test]
 fn a_small_oneof_of_members_that_read_alike_is_searched_to_the_end() {
-    let old = schema(&oneof_schema("proto2", ALIKE, "One", 20, false, 0), "t.Root");
+    let old = schema(
+        &oneof_schema("proto2", ALIKE, "One", 20, false, 0),
+        "t.Root",
+    );
     let new = schema(&oneof_schema("proto2", ALIKE, "One", 20, true, 0), "t.Root");
     let meter = Meter::of(PER_FINDING);
     let why = search_oneof(&old, &new, 0, &meter).expect_err("no example");
@@ -156,8 +176,14 @@ fn a_small_oneof_of_members_that_read_alike_is_searched_to_the_end() {
 
 #[test]
 fn the_checks_total_runs_out_across_findings_and_says_so() {
-    let old = schema(&oneof_schema("proto2", ALIKE, "One", 2_000, false, 0), "t.Root");
-    let new = schema(&oneof_schema("proto2", ALIKE, "One", 2_000, true, 0), "t.Root");
+    let old = schema(
+        &oneof_schema("proto2", ALIKE, "One", 2_000, false, 0),
+        "t.Root",
+    );
+    let new = schema(
+        &oneof_schema("proto2", ALIKE, "One", 2_000, true, 0),
+        "t.Root",
+    );
     let subject = Subject {
         name: Some("choice".to_owned()),
         number: None,
@@ -263,14 +289,21 @@ fn unit_costs() {
     // All but the last member in one writer oneof: pairs of them cannot be set together, and
     // are passed over one after another.
     let mut apart = oneof_schema("proto2", ALIKE, "One", 8_000, true, 0);
-    apart = apart.replacen("    One f8000 = 8000;\n  }\n", "  }\n  optional One f8000 = 8000;\n", 1);
+    apart = apart.replacen(
+        "    One f8000 = 8000;\n  }\n",
+        "  }\n  optional One f8000 = 8000;\n",
+        1,
+    );
     let shapes = shapes.into_iter().chain([(
         "8,000 members of which the writer keeps all but one in a oneof",
         apart,
         oneof_schema("proto2", ALIKE, "One", 8_000, true, 0),
         0,
     )]);
-    let (all, lacking) = (enum_schema(100_000, None), enum_schema(100_000, Some(50_000)));
+    let (all, lacking) = (
+        enum_schema(100_000, None),
+        enum_schema(100_000, Some(50_000)),
+    );
     for field in ["e", "m"] {
         let meter = Meter::of(PER_FINDING);
         let started = std::time::Instant::now();
