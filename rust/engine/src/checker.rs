@@ -452,6 +452,7 @@ impl Checker {
         .ok_or_else(|| run.work.out_of_comparisons())?;
         run.work.compared(verdict.comparisons)?;
         let verdict = Arc::new(verdict);
+        // As in `walk_both_ways`: examples cut short by the check's total are not remembered.
         if !run.examples.ran_out() {
             self.store_verdict(&old.entry, &new.entry, direction, &verdict);
         }

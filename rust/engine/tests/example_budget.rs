@@ -39,6 +39,10 @@ fn data(proto: &str) -> Vec<u8> {
 /// `message Root` with `oneofs` groups of `members` fields of type `ty` each, every group in a
 /// oneof `choice<k>` or not.
 fn members(header: &str, ty: &str, oneofs: usize, members: usize, in_oneof: bool) -> Vec<u8> {
+    data(&members_text(header, ty, oneofs, members, in_oneof))
+}
+
+fn members_text(header: &str, ty: &str, oneofs: usize, members: usize, in_oneof: bool) -> String {
     let mut proto = format!("{header}\npackage t;\nmessage Root {{\n");
     let mut next = 0;
     for k in 0..oneofs {
@@ -59,7 +63,7 @@ fn members(header: &str, ty: &str, oneofs: usize, members: usize, in_oneof: bool
         }
     }
     proto.push_str("}\n");
-    data(&proto)
+    proto
 }
 
 /// Members that read alike whichever is set: a closed enum of one value, whose only value is
@@ -162,4 +166,43 @@ fn the_checks_total_stops_many_searches_adding_up() {
     // The check's total is twenty findings' budgets: the rest are not searched at all.
     assert_eq!(own + shared, 60, "{reasons:?}");
     assert_eq!(own, 20, "{own} searched, {shared} not: {reasons:?}");
+}
+
+#[test]
+fn examples_cut_short_by_the_checks_total_are_not_remembered() {
+    let reasons = |report: &Report| -> Vec<String> {
+        let findings = report.failures.iter().chain(&report.warnings);
+        findings
+            .map(|f| f.no_example.clone().unwrap_or_default())
+            .collect()
+    };
+    let text = members_text(ALIKE, "One", 30, 120, false);
+    // Two existing schemas that differ in bytes only: the first uses up the check's total,
+    // and the second's examples are cut short by it.
+    let (first, second) = (data(&text), data(&(text.clone() + "message Other {}\n")));
+    let new = members(ALIKE, "One", 30, 120, true);
+    let checker = Checker::new(Bounds::DEFAULT).with_examples(true);
+    let history = checker
+        .check(&[&first, &second], &new, Strategy::FullTransitive)
+        .unwrap();
+    let check_total = "the check's budget for examples ran out before this finding's search \
+                       found one (earlier findings used it)";
+    assert!(
+        reasons(&history)
+            .iter()
+            .filter(|why| *why == check_total)
+            .count()
+            >= 30
+    );
+    // Checked alone, the second schema's findings are searched with a budget of their own,
+    // as a checker without caches finds them, not remembered from the check before.
+    let alone = checker
+        .check(&[&second], &new, Strategy::FullTransitive)
+        .unwrap();
+    let fresh = Checker::new(Bounds::NONE)
+        .with_examples(true)
+        .check(&[&second], &new, Strategy::FullTransitive)
+        .unwrap();
+    assert_eq!(reasons(&alone), reasons(&fresh));
+    assert!(reasons(&alone)[0].starts_with("the search's budget ran out after trying "));
 }

@@ -179,14 +179,14 @@ fn fields<'a>(
             };
             while !body.done() && meter.spend(VALUE) {
                 match value(&mut body, field, depth, &here, meter)? {
-                    Some(v) => add(&mut message, field, v),
+                    Some(v) => add(&mut message, field, v, meter),
                     None => unknown(&mut message, number),
                 }
             }
             continue;
         }
         match value(input, field, depth, &here, meter)? {
-            Some(v) => add(&mut message, field, v),
+            Some(v) => add(&mut message, field, v, meter),
             None => unknown(&mut message, number),
         }
     }
@@ -279,7 +279,7 @@ fn value<'a>(
 
 /// A value read for `field`: appended to a repeated field; a message merged into one already
 /// read; anything else replacing what was read; a oneof keeping only this member.
-fn add<'a>(message: &mut Msg<'a>, field: FieldRef<'a>, value: Val<'a>) {
+fn add<'a>(message: &mut Msg<'a>, field: FieldRef<'a>, value: Val<'a>, meter: &Meter) {
     if field.is_repeated() {
         match message
             .fields
@@ -297,17 +297,22 @@ fn add<'a>(message: &mut Msg<'a>, field: FieldRef<'a>, value: Val<'a>) {
             .retain(|(f, _)| f.id() == field.id() || f.oneof_id() != Some(oneof));
     }
     let merged = match (message.get(field.number()).and_then(|v| v.first()), value) {
-        (Some(Val::Msg(old)), Val::Msg(new)) => Val::Msg(merge(old.clone(), new)),
+        (Some(Val::Msg(old)), Val::Msg(new)) => {
+            // Merging copies what was read before. Past the budget the search drops what the
+            // parse gives, so the charge need not stop it here.
+            meter.spend(VALUE * (1 + old.size()));
+            Val::Msg(merge(old.clone(), new, meter))
+        }
         (_, value) => value,
     };
     message.put(field, vec![merged]);
 }
 
 /// `new` merged into `old`, as `Message.Builder.mergeFrom` does.
-fn merge<'a>(mut old: Msg<'a>, new: Msg<'a>) -> Msg<'a> {
+fn merge<'a>(mut old: Msg<'a>, new: Msg<'a>, meter: &Meter) -> Msg<'a> {
     for (field, values) in new.fields {
         for value in values {
-            add(&mut old, field, value);
+            add(&mut old, field, value, meter);
         }
     }
     for number in new.unknown {
