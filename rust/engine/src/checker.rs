@@ -17,6 +17,7 @@ use std::sync::{Arc, Mutex};
 use crate::budget::{decode_units, Cost, Meter, Work};
 use crate::cache::{BoundedLru, IndexDigest};
 use crate::error::{CheckError, DecodeError, SchemaError};
+use crate::example::ExampleBudget;
 use crate::limits::Limits;
 use crate::model::Schema;
 use crate::report::Report;
@@ -343,6 +344,7 @@ impl Checker {
             meter: &meter,
             stamp: NEXT_CHECK.fetch_add(1, Ordering::Relaxed),
             walked: false,
+            examples: ExampleBudget::default(),
         };
         let result = self.check_within(&mut run, requested);
         self.last_peak.store(meter.peak(), Ordering::Relaxed);
@@ -453,12 +455,15 @@ impl Checker {
             &writer,
             &reader,
             &mut allowance,
-            self.examples,
+            self.examples.then_some(&run.examples),
         )?
         .ok_or_else(|| run.work.out_of_comparisons())?;
         run.work.charge(verdict.cost)?;
         let verdict = Arc::new(verdict);
-        self.store_verdict(&old.entry, &new.entry, direction, &verdict);
+        // As in `walk_both_ways`: examples cut short by the check's total are not remembered.
+        if !run.examples.ran_out() {
+            self.store_verdict(&old.entry, &new.entry, direction, &verdict);
+        }
         Ok(verdict)
     }
 
@@ -480,12 +485,16 @@ impl Checker {
             &writer,
             &reader,
             &mut allowance,
-            self.examples,
+            self.examples.then_some(&run.examples),
         )?
         .ok_or_else(|| run.work.out_of_comparisons())?;
         let verdicts = [Arc::new(forth), Arc::new(back)];
-        for (direction, verdict) in directions.iter().zip(&verdicts) {
-            self.store_verdict(&old.entry, &new.entry, *direction, verdict);
+        // Examples cut short by what earlier pairs of this check spent are not what another
+        // check would find: such verdicts are not remembered.
+        if !run.examples.ran_out() {
+            for (direction, verdict) in directions.iter().zip(&verdicts) {
+                self.store_verdict(&old.entry, &new.entry, *direction, verdict);
+            }
         }
         Ok(verdicts)
     }
@@ -698,6 +707,8 @@ struct Run<'r, S> {
     stamp: u64,
     /// Whether some pair was walked rather than remembered.
     walked: bool,
+    /// What the searches for this check's examples may still spend (docs/rules.md#examples).
+    examples: ExampleBudget,
 }
 
 /// Each check's stamp, which the remembered schemas it uses carry ([`Remembered::last_check`]).

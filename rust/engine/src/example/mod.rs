@@ -49,12 +49,17 @@ pub enum Outcome {
     },
 }
 
+mod budget;
+mod candidates;
 mod encode;
 mod read;
 mod search;
+#[cfg(test)]
+mod tests;
 mod value;
 
-pub(crate) use search::{search, Subject};
+pub(crate) use budget::ExampleBudget;
+pub(crate) use search::Subject;
 
 /// Longest writer text or value shown; past it the text is cut and says so.
 const TEXT_LIMIT: usize = 2048;
@@ -136,11 +141,15 @@ impl Example {
 }
 
 /// The example of a finding in the pair reached through `trail`, bounded for a report, or why
-/// there is none.
+/// there is none. The search spends at most a finding's share of `budget`, the check's.
 pub(crate) fn of<'a>(
     roots: (crate::model::MessageRef<'a>, crate::model::MessageRef<'a>),
     trail: &[(crate::model::FieldRef<'a>, crate::model::FieldRef<'a>)],
     subject: &Subject,
+    budget: &ExampleBudget,
 ) -> Result<Example, String> {
-    search(roots, trail, subject).map(Example::bounded)
+    let meter = budget.meter();
+    let found = search::search(roots, trail, subject, &meter);
+    budget.settle(&meter);
+    found.map(Example::bounded)
 }
