@@ -24,6 +24,20 @@ use protocompat::{ErrorRule, Limits, Profile, RuleId, Settings, Severity, Strate
 static ALLOCATOR: protocompat::budget::MeteredAllocator<mimalloc::MiMalloc> =
     protocompat::budget::MeteredAllocator(mimalloc::MiMalloc);
 
+/// Keeps the process's memory in small pages. mimalloc asks Linux for transparent huge pages
+/// on its arenas, and each thread's first allocations then take a 2 MiB page or two of their
+/// own: 4 MiB resident a thread (--concurrency 16 took 94 MB where 1 thread took 25, for 3 MB
+/// of objects). This is what mimalloc itself does when told `MIMALLOC_ALLOW_THP=0`, applied to
+/// the mappings it made before `main` too; the broker's library keeps its own setting.
+fn small_pages() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: PR_SET_THP_DISABLE takes plain integers and touches no memory of ours; should it
+    // fail (a kernel before 3.15), pages stay as they were.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
+
 /// Exit status for bad input or usage, as for clap's own usage errors.
 pub const EXIT_BAD_INPUT: u8 = 2;
 
@@ -111,6 +125,7 @@ pub fn parse_profile(name: &str) -> Result<&'static Profile, String> {
 }
 
 fn main() -> ExitCode {
+    small_pages();
     match Cli::parse().command {
         Command::Check(request) => check::run(request),
         Command::Audit(args) => audit::run(args),

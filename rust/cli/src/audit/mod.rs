@@ -2,6 +2,7 @@
 //! retained PROTOBUF_NATIVE history is replayed under the topic's strategy as the broker would
 //! check it: each version against those before it, then a consumer that brings the latest.
 
+mod budget;
 mod progress;
 mod report;
 
@@ -19,6 +20,7 @@ use serde_json::json;
 use crate::broker::{self, Access, Client};
 use crate::input::Loaded;
 use crate::{parse_profile, print_err, print_out, safe, EXIT_BAD_INPUT};
+use budget::Lane;
 use progress::{progress_target, Progress};
 use report::{json_report, text};
 
@@ -115,9 +117,11 @@ pub fn run(args: AuditArgs) -> ExitCode {
         .with_profile(args.profile)
         .with_examples(!args.no_examples);
     progress.auditing(topics.len());
+    let share = budget::share(args.access.max_response_bytes, args.concurrency.into());
     let outcomes = audit_all(
         &client,
         &checker,
+        share,
         &topics,
         args.concurrency.into(),
         &progress,
@@ -151,25 +155,32 @@ enum Outcome {
     Skipped(String),
 }
 
-/// The history, strategy and check of one topic; an error stops the audit.
-fn audit_topic(client: &Client, checker: &Checker, topic: &str) -> Result<Outcome, String> {
-    match broker::history(client, topic) {
+/// The history, strategy and check of one topic; an error stops the audit. `None` when the
+/// history proves larger than `share` bytes, before anything of it is kept.
+fn audit_topic(
+    client: &Client,
+    checker: &Checker,
+    topic: &str,
+    share: u64,
+) -> Result<Option<Outcome>, String> {
+    let found = match broker::history_within(client, topic, share) {
+        Ok(Some(found)) => Ok(found),
+        Ok(None) => return Ok(None),
+        Err(message) => Err(message),
+    };
+    let outcome = match found {
         Ok((name, history)) if !history.schemas.is_empty() => {
             let strategy = history.strategy?;
-            Ok(Outcome::Audited(Box::new(audit(
-                checker,
-                name,
-                strategy,
-                &history.schemas,
-            ))))
+            Outcome::Audited(Box::new(audit(checker, name, strategy, &history.schemas)))
         }
-        Ok(_) => Ok(Outcome::Empty),
+        Ok(_) => Outcome::Empty,
         // Another schema type: not ours to audit, but said.
-        Err(message) if message.contains("PROTOBUF_NATIVE schemas only") => Ok(Outcome::Skipped(
-            printable(&format!("{topic}: {message}")).into_owned(),
-        )),
-        Err(message) => Err(message),
-    }
+        Err(message) if message.contains("PROTOBUF_NATIVE schemas only") => {
+            Outcome::Skipped(printable(&format!("{topic}: {message}")).into_owned())
+        }
+        Err(message) => return Err(message),
+    };
+    Ok(Some(outcome))
 }
 
 /// Every topic audited by up to `concurrency` threads, which take the next topic in list
@@ -179,6 +190,7 @@ fn audit_topic(client: &Client, checker: &Checker, topic: &str) -> Result<Outcom
 fn audit_all(
     client: &Client,
     checker: &Checker,
+    share: u64,
     topics: &[String],
     concurrency: usize,
     progress: &Progress,
@@ -189,16 +201,29 @@ fn audit_all(
     let mut slots: Vec<Option<Result<Outcome, String>>> = Vec::new();
     slots.resize_with(topics.len(), || None);
     std::thread::scope(|scope| {
+        let (lane, requests) = Lane::new();
+        scope.spawn(move || {
+            Lane::serve(requests, |topic| {
+                audit_topic(client, checker, topic, u64::MAX)
+                    .map(|outcome| outcome.expect("within the bound or refused"))
+            })
+        });
+        let (next, stop) = (&next, &stop);
         let workers: Vec<_> = (0..concurrency.clamp(1, topics.len().max(1)))
             .map(|_| {
-                scope.spawn(|| {
+                let lane = lane.clone();
+                scope.spawn(move || {
                     let mut done = Vec::new();
                     while !stop.load(Ordering::Relaxed) {
                         let index = next.fetch_add(1, Ordering::Relaxed);
                         let Some(topic) = topics.get(index) else {
                             break;
                         };
-                        let outcome = audit_topic(client, checker, topic);
+                        let outcome = match audit_topic(client, checker, topic, share) {
+                            Ok(Some(outcome)) => Ok(outcome),
+                            Ok(None) => lane.hand_over(topic),
+                            Err(message) => Err(message),
+                        };
                         match &outcome {
                             Ok(Outcome::Audited(audit)) => progress.audited(audit.conflicts()),
                             Ok(_) => progress.audited(false),
@@ -210,6 +235,8 @@ fn audit_all(
                 })
             })
             .collect();
+        // The large thread ends once the workers, who hold the other lanes, are done.
+        drop(lane);
         for worker in workers {
             let done = worker
                 .join()
@@ -266,12 +293,19 @@ fn topics(
                 broker::encode(local)
             );
             let what = format!("the {domain} topics of {namespace}");
-            match broker::names(client, &path, &what) {
-                Ok(listed) => {
-                    for topic in listed {
-                        seen.insert(broker::schema_name(&topic)?);
-                    }
-                }
+            // Each name kept as its schema's as it streams in; the list's once all is read.
+            let mut listed = BTreeSet::new();
+            let mut unnamed = None;
+            let read = broker::each_name(client, &path, &what, |topic| {
+                let name = broker::schema_name(topic).inspect_err(|e| unnamed = Some(e.clone()))?;
+                listed.insert(name);
+                Ok(())
+            });
+            if let Some(message) = unnamed {
+                return Err(message);
+            }
+            match read {
+                Ok(()) => seen.append(&mut listed),
                 // Persistent topics are what schemas mostly belong to: without them, stop.
                 Err(message) if domain == "persistent" => return Err(message),
                 Err(message) => skipped.push(printable(&message).into_owned()),

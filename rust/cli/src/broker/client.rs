@@ -5,7 +5,6 @@ use std::io::{BufRead, BufReader, Read};
 use std::time::{Duration, Instant};
 
 use protocompat::text::{bound, printable};
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use ureq::tls::{Certificate, RootCerts, TlsConfig};
 
@@ -271,33 +270,70 @@ impl Answer<'_> {
         what: &str,
         read: impl FnOnce(&mut dyn BufRead) -> std::io::Result<T>,
     ) -> Result<T, String> {
+        let limit = self.client.max_response;
+        self.stream_within(what, limit, read)
+            .map(|read| read.expect("within the bound or refused"))
+    }
+
+    /// As [`Answer::stream`], but `None` once the body proves larger than `share` bytes (less
+    /// than --max-response-bytes), when what was read of it is dropped.
+    fn stream_within<T>(
+        self,
+        what: &str,
+        share: u64,
+        read: impl FnOnce(&mut dyn BufRead) -> std::io::Result<T>,
+    ) -> Result<Option<T>, String> {
         let Answer {
             client, url, body, ..
         } = self;
         let limit = client.max_response;
-        if body.content_length().is_some_and(|length| length > limit) {
-            return Err(client.too_big(&url, what));
-        }
-        let mut reader = Bounded::new(body.into_reader(), limit);
-        let read = read(&mut BufReader::with_capacity(64 << 10, &mut reader));
-        read.map_err(|e| {
-            if reader.exceeded {
-                client.too_big(&url, what)
-            } else if reader.timed_out {
-                format!("{what}: {}", client.timed_out(&url))
+        let share = share.min(limit);
+        let larger = |length: u64| {
+            if length > limit {
+                Err(client.too_big(&url, what))
             } else {
-                format!("{what}: {}", client.failed(&url, &e))
+                Ok(None)
             }
-        })
+        };
+        if let Some(length) = body.content_length().filter(|&length| length > share) {
+            return larger(length);
+        }
+        let mut reader = Bounded::new(body.into_reader(), share);
+        let read = read(&mut BufReader::with_capacity(64 << 10, &mut reader));
+        match read {
+            Ok(read) => Ok(Some(read)),
+            // Past the share, not yet known to be past the bound.
+            Err(_) if reader.exceeded => larger(share.saturating_add(1)),
+            Err(_) if reader.timed_out => Err(format!("{what}: {}", client.timed_out(&url))),
+            Err(e) => Err(format!("{what}: {}", client.failed(&url, &e))),
+        }
     }
 
-    /// The body parsed as `T` while it streams in, never held whole; `what` names the answer in
-    /// messages, `shape` what it fails to be when it is not.
-    pub fn json<T: DeserializeOwned>(self, what: &str, shape: &str) -> Result<T, String> {
+    /// The body handed to `parse` as it streams in; `what` names the answer in messages,
+    /// `shape` what it fails to be when `parse` finds it is not that.
+    pub fn parse<T>(
+        self,
+        what: &str,
+        shape: &str,
+        parse: impl FnOnce(&mut dyn BufRead) -> serde_json::Result<T>,
+    ) -> Result<T, String> {
+        let limit = self.client.max_response;
+        self.parse_within(what, shape, limit, parse)
+            .map(|parsed| parsed.expect("within the bound or refused"))
+    }
+
+    /// As [`Answer::parse`], but `None` once the body proves larger than `share` bytes.
+    pub fn parse_within<T>(
+        self,
+        what: &str,
+        shape: &str,
+        share: u64,
+        parse: impl FnOnce(&mut dyn BufRead) -> serde_json::Result<T>,
+    ) -> Result<Option<T>, String> {
         // A syntax error is the answer's fault, not the connection's: named by `shape`.
         let mut syntax = None;
-        self.stream(what, |reader| {
-            serde_json::from_reader(reader).map_err(|e| {
+        self.stream_within(what, share, |reader| {
+            parse(reader).map_err(|e| {
                 if e.is_io() {
                     std::io::Error::from(e)
                 } else {

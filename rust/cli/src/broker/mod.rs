@@ -7,6 +7,7 @@
 
 mod access;
 mod client;
+mod names;
 
 use protocompat::text::bound;
 use protocompat::Strategy;
@@ -16,6 +17,7 @@ use crate::input::Loaded;
 
 pub use access::Access;
 pub use client::{Client, AUDIT_TIMEOUT, BROKERS_TIMEOUT, CHECK_TIMEOUT};
+pub use names::{each_name, names};
 
 #[derive(clap::Args)]
 pub struct BrokerArgs {
@@ -142,30 +144,35 @@ struct StoredSchema {
 /// Every stored version of `topic` (as the user named it) and its strategy; the topic's full
 /// name first.
 pub fn history(client: &Client, topic: &str) -> Result<(String, History), String> {
+    let found = history_within(client, topic, u64::MAX)?;
+    Ok(found.expect("within the bound or refused"))
+}
+
+/// As [`history`], but `None` once the schemas answer proves larger than `share` bytes, when
+/// what was read of it is dropped and the strategy is not asked.
+pub fn history_within(
+    client: &Client,
+    topic: &str,
+    share: u64,
+) -> Result<Option<(String, History)>, String> {
     let topic = Topic::parse(topic)?;
     let label = topic.full();
     let what = format!("the schemas of {label} at {}", client.base);
     let answer = client.get(&format!("/admin/v2/schemas/{}/schemas", topic.path()))?;
     let schemas = match answer.status() {
         200 => {
-            versions(answer.json(&what, "not JSON")?, &label).map_err(|e| format!("{what}: {e}"))?
+            let read = |reader: &mut dyn std::io::BufRead| serde_json::from_reader(reader);
+            match answer.parse_within(&what, "not JSON", share, read)? {
+                Some(answer) => versions(answer, &label).map_err(|e| format!("{what}: {e}"))?,
+                None => return Ok(None),
+            }
         }
         // No schema yet, in brokers that answer so rather than with an empty list.
         404 => Vec::new(),
         _ => return Err(answer.refused(&what)),
     };
     let strategy = strategy(client, &topic);
-    Ok((label, History { schemas, strategy }))
-}
-
-/// A JSON list of names from the admin API (`GET /admin/v2/tenants`, a tenant's namespaces, a
-/// namespace's topics).
-pub fn names(client: &Client, path: &str, what: &str) -> Result<Vec<String>, String> {
-    let answer = client.get(path)?;
-    if answer.status() != 200 {
-        return Err(answer.refused(what));
-    }
-    answer.json(what, "not a JSON list of names")
+    Ok(Some((label, History { schemas, strategy })))
 }
 
 /// The name under which a topic's schema is stored: partitions, and the persistent and

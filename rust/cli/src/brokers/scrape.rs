@@ -2,7 +2,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use protocompat::text::bound;
+use protocompat::text::{bound, cut};
 
 use super::MAX_NAME;
 use crate::broker::Client;
@@ -10,6 +10,10 @@ use crate::metrics::{self, Checker};
 
 /// Brokers asked at once: one that never answers holds a worker, not the others.
 const WORKERS: usize = 8;
+/// What a broker's answer may put in a message, of all it sent: why it refused.
+const MAX_REASON: usize = 300;
+/// Why a broker could not be asked, as kept for each of thousands of brokers.
+const MAX_ERROR: usize = 1024;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum State {
@@ -144,14 +148,14 @@ fn scrape(client: &Client, id: &str) -> Broker {
     let answer = match client.get_url(&broker.url, "text/plain") {
         Ok(answer) => answer,
         Err(message) => {
-            broker.error = Some(message);
+            broker.error = Some(cut(&message, MAX_ERROR));
             return broker;
         }
     };
     let status = answer.status();
     if status != 200 {
         let token_sent = answer.token_sent();
-        let reason = answer.reason();
+        let reason = cut(&answer.reason(), MAX_REASON);
         let hint = match status {
             401 | 403 if token_sent => " (the token was sent and refused)".to_owned(),
             401 | 403 if client.has_token() => format!(
@@ -170,7 +174,7 @@ fn scrape(client: &Client, id: &str) -> Broker {
     }
     match answer.stream(&what, |body| metrics::scan(body)) {
         Ok(checker) => classify(&mut broker, checker),
-        Err(message) => broker.error = Some(message),
+        Err(message) => broker.error = Some(cut(&message, MAX_ERROR)),
     }
     broker
 }
