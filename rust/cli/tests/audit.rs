@@ -192,7 +192,9 @@ fn a_concurrent_audit_stops_at_the_error_a_serial_one_stops_at() {
     }
 }
 
-/// A cluster of `topics` topics in t/ns, each holding `history` under FULL.
+/// A cluster of `topics` topics in t/ns, each holding `history` under FULL: sent with its
+/// length to even topics, in chunks to odd ones, so that a history is found larger than a
+/// share before it is read and while it is.
 fn large_broker(
     topics: usize,
     history: Arc<String>,
@@ -206,19 +208,33 @@ fn large_broker(
         "/admin/v2/namespaces/t" => answer(w, "200 OK", "[\"t/ns\"]"),
         "/admin/v2/persistent/t/ns" => answer(w, "200 OK", &names),
         "/admin/v2/non-persistent/t/ns" => answer(w, "200 OK", "[]"),
-        path if path.ends_with("/schemas") => answer(w, "200 OK", &history),
+        path if path.ends_with("/schemas") => {
+            let odd = path
+                .split("/topic-")
+                .nth(1)
+                .and_then(|rest| rest.get(..2))
+                .and_then(|n| n.parse::<usize>().ok())
+                .is_some_and(|n| n % 2 == 1);
+            if odd {
+                chunked(w, "application/json", history.as_bytes().chunks(64 << 10))
+            } else {
+                answer(w, "200 OK", &history)
+            }
+        }
         path if path.contains("/schemaCompatibilityStrategy") => answer(w, "200 OK", "\"FULL\""),
         _ => answer(w, "404 Not Found", "{\"reason\":\"Not found\"}"),
     }
 }
 
-/// What `audit` may hold beyond its answers: the program, its threads, TLS's roots.
+/// What `audit` may hold beyond its answers: the program, its threads, TLS's roots (17 MiB
+/// measured with small histories).
 const BASE_KIB: u64 = 32 << 10;
 
 /// Sixteen topics, each with a 4 MiB history (its second version's descriptor set 3 MiB of
 /// zeros, which the check reads and refuses), audited 16 at once: the answers held at once stay
 /// within a small multiple of --max-response-bytes, not 16 of them. Until they were bounded
-/// together, each worker held its own, and 16 such histories took 300 MB.
+/// together, each worker held its own, and 16 such histories took 354 MiB (220 MiB in small
+/// pages; 94 MiB with the large ones read on one thread, in huge pages).
 #[test]
 fn large_histories_at_high_concurrency_are_held_in_bounded_memory() {
     const MAX_RESPONSE_KIB: u64 = 8 << 10;
@@ -264,8 +280,10 @@ fn large_histories_at_high_concurrency_are_held_in_bounded_memory() {
         .filter(|l| l.starts_with("  cannot check version 1: SCHEMA_RECONSTRUCTION_FAILED"))
         .count();
     assert_eq!(refused, TOPICS, "{stdout}");
+    // Answers of 1.5 times the bound at once, each taking up to 4 times its size while it is
+    // parsed and checked.
     assert!(
-        peak_kib < BASE_KIB + 4 * MAX_RESPONSE_KIB,
-        "peak RSS {peak_kib} KiB, above {BASE_KIB} KiB and 4 times --max-response-bytes"
+        peak_kib < BASE_KIB + 6 * MAX_RESPONSE_KIB,
+        "peak RSS {peak_kib} KiB, above {BASE_KIB} KiB and 6 times --max-response-bytes"
     );
 }
