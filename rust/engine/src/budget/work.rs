@@ -200,6 +200,7 @@ pub(crate) struct Allowance<'m> {
 impl<'m> Allowance<'m> {
     /// Spends `count` elements of `weight` units in each direction walked, counted as
     /// comparisons when `compared`; `Ok(false)`, spending nothing, when they do not fit.
+    #[inline]
     pub(crate) fn each_way(
         &mut self,
         count: usize,
@@ -227,7 +228,11 @@ impl<'m> Allowance<'m> {
     }
 
     /// Spends `units` in the direction walked only.
+    #[inline]
     pub(crate) fn once(&mut self, units: u64) -> Result<bool, CheckError> {
+        if units == 0 {
+            return Ok(true);
+        }
         if units > self.units_left {
             return Ok(false);
         }
@@ -238,15 +243,21 @@ impl<'m> Allowance<'m> {
     }
 
     /// Looks at the memory and CPU budgets every [`CHECKPOINT_EVERY`] units.
+    #[inline]
     fn spent(&mut self, units: u64) -> Result<(), CheckError> {
         match self.until_checkpoint.checked_sub(units) {
-            Some(left) if left > 0 => self.until_checkpoint = left,
-            _ => {
-                self.until_checkpoint = CHECKPOINT_EVERY;
-                self.meter.check("while comparing fields")?;
+            Some(left) if left > 0 => {
+                self.until_checkpoint = left;
+                Ok(())
             }
+            _ => self.checkpoint(),
         }
-        Ok(())
+    }
+
+    #[cold]
+    fn checkpoint(&mut self) -> Result<(), CheckError> {
+        self.until_checkpoint = CHECKPOINT_EVERY;
+        self.meter.check("while comparing fields")
     }
 
     /// A one-way allowance for the way back walked alone, once a traversal of both ways found

@@ -140,6 +140,13 @@ impl Example {
     }
 }
 
+/// Why a finding `depth` fields down from the root has no example, if it is too deep for one:
+/// the walk asks before it writes the path out, which a chain thousands deep would make long.
+pub(crate) fn too_deep(depth: usize) -> Option<String> {
+    (depth > candidates::DEEPEST)
+        .then(|| format!("the path is {depth} fields deep; protobuf-java reads at most 100 levels"))
+}
+
 /// The example of a finding in the pair reached through `trail`, bounded for a report, or why
 /// there is none. The search spends at most a finding's share of `budget`, the check's.
 pub(crate) fn of<'a>(

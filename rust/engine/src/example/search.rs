@@ -37,11 +37,8 @@ pub(crate) fn search<'a>(
     subject: &Subject,
     meter: &Meter,
 ) -> Result<Example, String> {
-    if trail.len() > DEEPEST {
-        return Err(format!(
-            "the path is {} fields deep; protobuf-java reads at most 100 levels",
-            trail.len()
-        ));
+    if let Some(why) = super::too_deep(trail.len()) {
+        return Err(why);
     }
     let (writer, reader) = match trail.last() {
         Some((w, r)) => (w.kind().message(), r.kind().message()),

@@ -53,7 +53,10 @@ fn illustrate<'a>(
 ) {
     if let (Some(found), Some((roots, budget))) = (found, examples) {
         if found.rule.id.is_about_data() {
-            found.example = Some(example::of(roots, &paths.trail(step), subject, budget));
+            found.example = Some(match example::too_deep(paths.depth(step)) {
+                Some(why) => Err(why),
+                None => example::of(roots, &paths.trail(step), subject, budget),
+            });
         }
     }
 }
@@ -259,7 +262,10 @@ fn walk<'a>(
     // Each with whether it is a guard's, the profile's own first.
     let mut field_rules: Vec<(&'static Rule, FieldCheck, bool)> =
         Vec::with_capacity(rules.len() + guard.len());
-    // The guard's message rules that apply to the pair, run once its own have all spoken.
+    // The profile's message rules that apply to the pair, and the guard's, run once the
+    // profile's own have all spoken; the way back asks the same rules (their scope reads both
+    // sides alike).
+    let mut own_messages: Vec<(&'static Rule, MessageCheck)> = Vec::new();
     let mut guard_messages: Vec<(&'static Rule, MessageCheck)> = Vec::new();
     let mut flagged = Flagged::default();
     // The pair's fields matched by number, looked up once for every rule, in the writer's
@@ -285,11 +291,13 @@ fn walk<'a>(
             matched: &matched,
         };
         field_rules.clear();
+        own_messages.clear();
         guard_messages.clear();
         flagged.reset();
         for rule in rules.iter().filter(|r| r.applies_to(&pair)) {
             match rule.check {
                 Check::Messages(check) => {
+                    own_messages.push((rule, check));
                     check(&pair, &mut violations);
                     pay!(allowance.once(violations.len() as u64 * weight::FINDING));
                     for violation in violations.drain(..) {
@@ -320,15 +328,15 @@ fn walk<'a>(
                 matched_back.sort_unstable_by_key(|(field, _)| field.id());
             }
             let back = pair.back(&matched_back);
-            ask_back = !rules.iter().chain(guard).any(|rule| match rule.check {
-                Check::Messages(check) if rule.applies_to(&back) => {
+            ask_back = !own_messages
+                .iter()
+                .chain(&guard_messages)
+                .any(|(_, check)| {
                     check(&back, &mut violations);
                     let found = !violations.is_empty();
                     violations.clear();
                     found
-                }
-                _ => false,
-            });
+                });
         }
         for &(writer_field, reader_field) in &matched {
             if writer_field.same_scalar_declaration(&reader_field) {

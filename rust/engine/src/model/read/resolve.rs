@@ -199,14 +199,14 @@ impl<'a> Builder<'a> {
     /// Parses every declared default once, now that the types are known: the rules read the
     /// parsed values for every field pair they compare.
     fn parse_defaults(&mut self) -> std::result::Result<(), DecodeError> {
-        let mut parsed = Vec::new();
+        let mut parsed = Vec::with_capacity(self.model.defaults.len());
         for (id, row) in self.model.fields.iter().enumerate() {
-            let Some(text) = row.default else {
+            let Some(declared) = self.model.defaults.get(row.default as usize) else {
                 continue;
             };
             let field = self.model.field(id as u32);
-            match Declared::parse(self.text(text), &field.kind()) {
-                Ok(declared) => parsed.push((id, declared)),
+            match Declared::parse(self.text(declared.text), &field.kind()) {
+                Ok(value) => parsed.push((row.default, value)),
                 Err(what) => {
                     let message = field.message();
                     let element = Element {
@@ -220,9 +220,8 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        for (id, declared) in parsed {
-            self.model.fields[id].parsed_default = self.model.defaults.len() as u32;
-            self.model.defaults.push(declared);
+        for (at, value) in parsed {
+            self.model.defaults[at as usize].parsed = Some(value);
         }
         Ok(())
     }
