@@ -4,26 +4,47 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::rc::Rc;
 
 use prost::Message;
 use protocompat::ErrorRule;
 
 use super::java_order;
-use super::protoc::Protoc;
+use super::protoc::{Protoc, ProtocOptions};
 use super::roots::{EditionsFile, Roots, SideResolver};
 use super::{Loaded, Sources};
 
 /// Compiles the file named `name` in `roots`; `shown` is how the user named it. `protoc` is
-/// the --protoc flag, looked at only for an Editions file.
+/// looked at only for an Editions file.
 pub fn compile(
     roots: &Roots,
     name: &str,
     shown: &str,
     root_message: Option<&str>,
-    protoc: Option<&Path>,
+    protoc: ProtocOptions,
 ) -> Result<Loaded, String> {
+    match with_protox(roots, name, shown, root_message)? {
+        Protox::Compiled(loaded) => Ok(loaded),
+        Protox::Editions(found) => {
+            let protoc = find_protoc(protoc, &found)?;
+            super::protoc::compile(&protoc, roots, name, shown, root_message)
+                .map_err(|e| format!("{}, so protoc compiles it: {e}", uses_editions(&found)))
+        }
+    }
+}
+
+/// What protox makes of a file: its schema, or the Editions file that stopped it.
+enum Protox {
+    Compiled(Loaded),
+    Editions(EditionsFile),
+}
+
+fn with_protox(
+    roots: &Roots,
+    name: &str,
+    shown: &str,
+    root_message: Option<&str>,
+) -> Result<Protox, String> {
     let found = Rc::new(RefCell::new(None));
     let opened = Rc::new(RefCell::new(BTreeMap::new()));
     let mut compiler = protox::Compiler::with_file_resolver(SideResolver {
@@ -35,15 +56,7 @@ pub fn compile(
     compiler.include_imports(true).include_source_info(true);
     if let Err(e) = compiler.open_file(name) {
         if let Some(found) = found.borrow_mut().take() {
-            let protoc = Protoc::find(protoc).map_err(|e| {
-                format!(
-                    "{}: {}, and protocompat compiles such files with protoc: {e}",
-                    ErrorRule::UnsupportedFeature.id(),
-                    uses_editions(&found)
-                )
-            })?;
-            return super::protoc::compile(&protoc, roots, name, shown, root_message)
-                .map_err(|e| format!("{}, so protoc compiles it: {e}", uses_editions(&found)));
+            return Ok(Protox::Editions(found));
         }
         return Err(format!("does not compile: {e:?}"));
     }
@@ -59,7 +72,17 @@ pub fn compile(
         set: with_sources,
         files,
     };
-    Loaded::compiled(set.encode_to_vec(), name, root_message, shown, sources)
+    Loaded::compiled(set.encode_to_vec(), name, root_message, shown, sources).map(Protox::Compiled)
+}
+
+fn find_protoc(protoc: ProtocOptions, found: &EditionsFile) -> Result<Protoc, String> {
+    Protoc::find(protoc).map_err(|e| {
+        format!(
+            "{}: {}, and protocompat compiles such files with protoc: {e}",
+            ErrorRule::UnsupportedFeature.id(),
+            uses_editions(found)
+        )
+    })
 }
 
 /// Which file of the set uses Editions: the reason protoc runs at all.
@@ -77,19 +100,25 @@ fn uses_editions(found: &EditionsFile) -> String {
     }
 }
 
-/// Which files of a root declare `message` (a full name): a cheap look at each file's text
-/// for the message's simple name, then a compile of the few that mention it.
+/// Which files of a root declare `message` (a full name), each with its schema; `shown` tells
+/// how the user knows a file. A cheap look at each file's text for the message's simple name,
+/// then a compile of the few that mention it: in the process with protox, and those that
+/// need protoc all in one protoc run ([`super::protoc::declaring`]).
 pub fn files_declaring(
     roots: &Roots,
     message: &str,
     at_most_files: usize,
-    protoc: Option<&Path>,
-) -> Result<Vec<String>, String> {
+    protoc: ProtocOptions,
+    shown: &dyn Fn(&str) -> String,
+) -> Result<Vec<(String, Loaded)>, String> {
     let simple = message.rsplit('.').next().unwrap_or(message);
     let Some(first) = roots.0.first() else {
         return Ok(Vec::new());
     };
     let mut declaring = Vec::new();
+    let mut editions = Vec::new();
+    // The first Editions file met, to say why protoc runs.
+    let mut why = None;
     for name in first.proto_files(at_most_files)? {
         let Ok(head) = first.head(&name, 16 << 20) else {
             continue;
@@ -97,9 +126,22 @@ pub fn files_declaring(
         if !mentions_message(&head, simple) {
             continue;
         }
-        if compile(roots, &name, &name, Some(message), protoc).is_ok() {
-            declaring.push(name);
+        match with_protox(roots, &name, &shown(&name), Some(message)) {
+            Ok(Protox::Compiled(loaded)) => declaring.push((name, loaded)),
+            Ok(Protox::Editions(found)) => {
+                why.get_or_insert(found);
+                editions.push(name);
+            }
+            Err(_) => {}
         }
+    }
+    if let Some(found) = why {
+        let protoc = find_protoc(protoc, &found)?;
+        let by_protoc = super::protoc::declaring(&protoc, roots, &editions, message, shown)
+            .map_err(|e| format!("{}, so protoc compiles it: {e}", uses_editions(&found)))?;
+        declaring.extend(by_protoc);
+        // In the order of the files, whichever compiler took each.
+        declaring.sort_by(|a, b| a.0.cmp(&b.0));
     }
     Ok(declaring)
 }
