@@ -135,6 +135,7 @@ impl Drop for FakeProtoc {
         for pid in self.pids() {
             let _ = Command::new("kill")
                 .args(["-KILL", &pid.to_string()])
+                .stderr(Stdio::null())
                 .status();
         }
     }
