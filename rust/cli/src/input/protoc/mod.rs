@@ -54,7 +54,7 @@ pub fn compile(
     };
     let bytes = workspace
         .compile(protoc, &[name], &what)
-        .map_err(Failure::message)?;
+        .map_err(|e| e.message(protoc, &what))?;
     Compiled::parse(&bytes, protoc)?.loaded(roots, name, shown, root_message)
 }
 
@@ -128,7 +128,7 @@ impl Search<'_> {
                 self.in_group(a, found)?;
                 self.in_group(b, found)
             }
-            Err(Failure::Broken(message)) => Err(message),
+            Err(broken @ Failure::Broken(_)) => Err(broken.message(self.protoc, &what)),
         }
     }
 }

@@ -37,16 +37,22 @@ pub struct Workspace<'a> {
 
 /// Why protoc gave no descriptor set.
 pub enum Failure {
-    /// protoc refused the files: a compile error, in its words.
+    /// protoc refused the files, and said this (with the user's paths): a compile error.
     Refused(String),
     /// It could not be run to the end: not found, stopped at the time limit, no set written.
     Broken(String),
 }
 
 impl Failure {
-    pub fn message(self) -> String {
+    /// What to tell the user; `what` names the files compiled. Only now is protoc asked its
+    /// version, for a refusal: a search that expects some runs to be refused never asks.
+    pub fn message(self, protoc: &Protoc, what: &str) -> String {
         match self {
-            Failure::Refused(message) | Failure::Broken(message) => message,
+            Failure::Refused(said) => bound(
+                &format!("{} could not compile {what}: {said}", protoc.describe()),
+                MAX_MESSAGE_BYTES,
+            ),
+            Failure::Broken(message) => message,
         }
     }
 }
@@ -119,10 +125,7 @@ impl<'a> Workspace<'a> {
             } else {
                 said
             };
-            return Err(Failure::Refused(bound(
-                &format!("{} could not compile {what}: {said}", protoc.describe()),
-                MAX_MESSAGE_BYTES,
-            )));
+            return Err(Failure::Refused(said));
         }
         let out = self.dir.path.join(out);
         let bytes = fs::read(&out).map_err(|e| {
