@@ -1,7 +1,9 @@
 //! protoc as an input can make it behave: a file name that protoc would read as an option, an
 //! import that never ends (a link to `/dev/zero`), a protoc that never returns, the CLI stopped
 //! while protoc runs. Each ends within `--protoc-timeout` with an error that names the file and
-//! the limit, leaves no protoc running and no temporary directory behind.
+//! the limit, leaves no protoc running and no temporary directory behind. And a directory
+//! searched for --root, whose candidates protoc compiles together, still gets each file's own
+//! answer.
 
 #![cfg(unix)]
 
@@ -76,6 +78,19 @@ fn running(pid: u32) -> bool {
     };
     let state = stat.rsplit_once(')').map(|(_, rest)| rest.trim_start());
     !matches!(state.and_then(|s| s.chars().next()), Some('Z' | 'X') | None)
+}
+
+/// Whether process `pid` ends, as a process killed with SIGKILL does once it next runs: a
+/// bound on the wait, not a measure of time.
+fn ends(pid: u32) -> bool {
+    let give_up = Instant::now() + Duration::from_secs(60);
+    while running(pid) {
+        if Instant::now() > give_up {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    true
 }
 
 /// Processes whose arguments name a path under `dir` (a protoc given files there): their pids
@@ -204,7 +219,7 @@ fn a_protoc_that_never_returns_is_stopped_at_the_limit() {
         let pids = fake.pids();
         assert_eq!(pids.len(), 2, "{args:?}: the fake protoc ran");
         for pid in pids {
-            assert!(!running(pid), "{args:?}: process {pid} left running");
+            assert!(ends(pid), "{args:?}: process {pid} left running");
         }
         assert_empty(&tmp, &format!("{args:?}"));
     }
@@ -298,7 +313,7 @@ fn the_cli_stopped_while_protoc_runs_leaves_nothing_behind() {
     let status = wait(&mut child);
     assert_eq!(status.signal(), Some(15), "{status:?}");
     for pid in fake.pids() {
-        assert!(!running(pid), "process {pid} left running");
+        assert!(ends(pid), "process {pid} left running");
     }
     assert_empty(&tmp, "SIGTERM");
 }
@@ -354,4 +369,63 @@ fn file_names_that_protoc_would_read_as_options_are_files() {
         }
     }
     assert!(!dir.join("foo.proto").exists());
+}
+
+/// A directory searched for --root compiles its Editions candidates in one protoc run; where
+/// protoc refuses the run (a file that does not compile, two versions of a package side by
+/// side), the answer is still each file's own: the one that declares the message is found,
+/// and two that declare it are both named.
+#[test]
+fn a_search_finds_each_files_own_answer_when_protoc_refuses_the_run() {
+    let dir = tempdir("protoc-search-halves");
+    let order = |package: &str, field: &str| {
+        format!("edition = \"2023\";\npackage {package};\nmessage Order {{ int32 {field} = 1; }}\n")
+    };
+    write_tree(
+        &dir,
+        &[
+            (
+                "proto/a_broken.proto",
+                "edition = \"2023\";\nmessage Order {\n",
+            ),
+            ("proto/other.proto", &order("other", "x")),
+            ("proto/v1/order.proto", &order("shop", "x")),
+            ("proto/v2/order.proto", &order("shop", "y")),
+            (
+                "proto/z_plain.proto",
+                "syntax = \"proto3\";\npackage plain;\nmessage Order {}\n",
+            ),
+        ],
+    );
+    let protoc = protoc();
+    for (root, file) in [
+        ("other.Order", "other.proto"),
+        ("plain.Order", "z_plain.proto"),
+    ] {
+        let out = protocompat_in(
+            &dir,
+            &["schema", "--protoc", &protoc, "--root", root, "proto"],
+        );
+        assert_eq!(out.status.code(), Some(0), "{root}: {}", text(&out.stderr));
+        let (json, _) = schema_output(&out.stdout);
+        assert_eq!(json["rootFileDescriptorName"], file, "{root}");
+    }
+    let out = protocompat_in(
+        &dir,
+        &[
+            "schema",
+            "--protoc",
+            &protoc,
+            "--root",
+            "shop.Order",
+            "proto",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr)
+            .contains("2 files of proto declare `shop.Order`: v1/order.proto, v2/order.proto"),
+        "{}",
+        text(&out.stderr)
+    );
 }

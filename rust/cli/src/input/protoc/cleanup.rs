@@ -164,12 +164,32 @@ mod unix {
             for &group in &pending.groups {
                 kill_group(group);
             }
+            for &group in &pending.groups {
+                reap(group);
+            }
             for dir in &pending.dirs {
                 remove(dir);
             }
             let _ = signal_hook::low_level::emulate_default_handler(signal);
             std::process::exit(128 + signal);
         });
+    }
+
+    /// Waits, a second at most, for a killed protoc (a child of ours, its group's leader) to
+    /// end, so that it writes nothing more into the directory about to be removed: a SIGKILL
+    /// takes effect when the process next runs. The main thread may reap it first, which
+    /// waitpid then says (no such child).
+    fn reap(leader: u32) {
+        let Ok(leader) = libc::pid_t::try_from(leader) else {
+            return;
+        };
+        for _ in 0..200 {
+            // SAFETY: plain integers and a null status pointer, which waitpid accepts.
+            if unsafe { libc::waitpid(leader, std::ptr::null_mut(), libc::WNOHANG) } != 0 {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
     }
 
     /// Whether `signal` is ignored, as the CLI was started.

@@ -74,6 +74,12 @@ pub fn declaring(
     shown: &dyn Fn(&str) -> String,
 ) -> Result<Vec<(String, Loaded)>, String> {
     let workspace = Workspace::new(roots)?;
+    // A name no file can have on disk (a crafted git tree's) is no candidate.
+    let names: Vec<String> = names
+        .iter()
+        .filter(|name| workspace::plain(name))
+        .cloned()
+        .collect();
     let mut found = Vec::new();
     let search = Search {
         protoc,
@@ -82,7 +88,7 @@ pub fn declaring(
         message,
         shown,
     };
-    search.in_group(names, &mut found)?;
+    search.in_group(&names, &mut found)?;
     Ok(found)
 }
 

@@ -61,10 +61,8 @@ pub fn run(command: &mut Command, stream: Stream, limit: Duration) -> Result<Out
         match running.child.try_wait() {
             Ok(Some(status)) => break status,
             Ok(None) => {}
-            Err(e) => {
-                running.kill();
-                return Err(Failure::Run(e));
-            }
+            // It is no child of ours any more: reaped already, so nothing is left to kill.
+            Err(e) => return Err(Failure::Run(e)),
         }
         let now = Instant::now();
         if now >= deadline {

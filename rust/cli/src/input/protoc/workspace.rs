@@ -194,7 +194,7 @@ fn replace_at_starts(line: &str, from: &str, to: &str) -> String {
 }
 
 /// A relative path of plain parts: no `..` or `.`, no empty part (so no leading `/`), no `\`.
-fn plain(name: &str) -> bool {
+pub fn plain(name: &str) -> bool {
     name.split('/')
         .all(|part| !part.is_empty() && part != "." && part != ".." && !part.contains('\\'))
 }
