@@ -116,6 +116,22 @@ pub struct InputArgs {
     /// 36.2 that cargo fetched with protocompat's build (protoc-bin-vendored).
     #[arg(long, value_name = "PATH")]
     pub protoc: Option<PathBuf>,
+    /// Seconds one protoc run may take: compiling an Editions file with its imports, or the
+    /// files of a directory or tree searched for --root. Past it, protoc (and whatever it
+    /// started) is stopped and the input refused: a protoc that hangs, or a set too large to
+    /// compile in time, never holds up the check.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub protoc_timeout: u64,
+}
+
+impl InputArgs {
+    pub fn protoc(&self) -> input::ProtocOptions<'_> {
+        input::ProtocOptions {
+            path: self.protoc.as_deref(),
+            timeout: std::time::Duration::from_secs(self.protoc_timeout),
+        }
+    }
 }
 
 pub fn parse_strategy(name: &str) -> Result<Strategy, String> {
@@ -246,7 +262,7 @@ fn schema(upload: bool, input: &InputArgs, file: &str) -> ExitCode {
                 root_message: input.root.as_deref(),
                 includes: &input.include,
                 counterpart: None,
-                protoc: input.protoc.as_deref(),
+                protoc: input.protoc(),
             },
         )
     });

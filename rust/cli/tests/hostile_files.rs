@@ -3,7 +3,7 @@
 //! directory on the way to one, in a work tree or a git tree, for protox and for protoc) is
 //! refused by name, and nothing of its target reaches any output format; one that stays inside
 //! is followed, as protoc follows it. File names that protoc would read as its options are
-//! refused before protoc runs.
+//! compiled as files.
 #![cfg(unix)]
 
 mod support;
@@ -132,6 +132,37 @@ fn a_file_that_a_link_takes_out_of_its_root_is_refused() {
         ],
         LEAVES,
     );
+    // The same for Editions candidates, which protoc compiles together: their files are
+    // copied, under the checks, before protoc runs.
+    write_tree(
+        &dir,
+        &[
+            (
+                "eds/e.proto",
+                "edition = \"2023\";\nimport \"secret.proto\";\nmessage A {\n  int32 a = 1;\n}\n",
+            ),
+            (
+                "eds/f.proto",
+                "edition = \"2023\";\npackage f;\nmessage A {\n  int32 a = 1;\n}\n",
+            ),
+        ],
+    );
+    let _ = std::fs::remove_file(dir.join("eds/secret.proto"));
+    symlink("../outside/secret.proto", dir.join("eds/secret.proto")).unwrap();
+    refused_in_every_format(
+        &dir,
+        &[
+            "--root",
+            "A",
+            "--against",
+            "eds",
+            "-I",
+            "new",
+            "new/n.proto",
+        ],
+        "the imported file `secret.proto` (eds/secret.proto) leaves its import root eds: a \
+         symbolic link on its path points outside the root",
+    );
 }
 
 /// A git tree keeps a link as a blob holding its target: followed inside the tree, as in a
@@ -212,9 +243,10 @@ fn a_link_in_a_git_tree_is_followed_inside_the_tree_only() {
 
 /// protoc takes the file to compile on its command line, which has no `--`: a name starting
 /// with `-` would be an option (`--dependency_out=/x.proto` writes there), one starting with
-/// `@` a file of options.
+/// `@` a file of options. protoc is given each file as a path under its copy of the root
+/// (`root-0/NAME`), so such a file is compiled as the file it is, under its own name.
 #[test]
-fn a_file_name_protoc_would_read_as_an_option_is_refused() {
+fn a_file_name_protoc_would_read_as_an_option_is_compiled_as_a_file() {
     let dir = tempdir("protoc-option-names");
     let _ = std::fs::remove_dir_all(&dir);
     let source = "edition = \"2023\";\nmessage A {\n  int32 a = 1;\n}\n";
@@ -237,12 +269,162 @@ fn a_file_name_protoc_would_read_as_an_option_is_refused() {
             &["schema", "--protoc", &protoc(), "-I", "proto", "--", file],
         );
         let stderr = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{stderr}");
-        assert!(
-            stderr.contains(&format!(
-                "and protoc would read its name `{name}` as an option: rename the file"
-            )),
-            "{stderr}"
+        assert_eq!(out.status.code(), Some(0), "{file}: {stderr}");
+        let (json, _) = schema_output(&out.stdout);
+        assert_eq!(json["rootFileDescriptorName"], name, "{file}");
+        assert_eq!(json["rootMessageTypeName"], "A", "{file}");
+    }
+}
+
+/// The existing side's file is the one with the new side's root file name in it, and that name
+/// comes from the new side's schema data, which anyone can write (a descriptor set, a schema
+/// read from a broker). A name that leads out of the root as written (`../outside/a.proto`, an
+/// absolute path) is no file of the root, whatever the disk holds there: the file is found by
+/// its message instead, and the answer is the same whether the file outside exists or not.
+#[test]
+fn a_root_file_name_from_the_other_side_names_no_file_outside_the_root() {
+    use prost::Message as _;
+    use prost_types::{
+        DescriptorProto, FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet,
+    };
+
+    let dir = tempdir("counterpart-outside");
+    let _ = std::fs::remove_dir_all(&dir);
+    let a = "syntax = \"proto3\";\nmessage A {\n  int32 a = 1;\n}\n";
+    write_tree(&dir, &[("proto/a.proto", a)]);
+    git(&dir, &["init", "-q"]);
+    git(&dir, &["add", "."]);
+    git(&dir, &["commit", "-q", "-m", "a"]);
+    // Were it compared, the file outside would make the check fail: `a` retyped.
+    let outside = dir.join("outside/a.proto");
+    let outside_source = "syntax = \"proto3\";\nmessage A {\n  string a = 1;\n}\n";
+    let absolute = path(&outside).to_owned();
+    for name in ["../outside/a.proto", absolute.as_str()] {
+        let set = FileDescriptorSet {
+            file: vec![FileDescriptorProto {
+                name: Some(name.to_owned()),
+                syntax: Some("proto3".to_owned()),
+                message_type: vec![DescriptorProto {
+                    name: Some("A".to_owned()),
+                    field: vec![FieldDescriptorProto {
+                        name: Some("a".to_owned()),
+                        number: Some(1),
+                        label: Some(1),
+                        r#type: Some(5),
+                        json_name: Some("a".to_owned()),
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+        };
+        std::fs::write(dir.join("new.pb"), set.encode_to_vec()).unwrap();
+        for against in ["proto", ".git#ref=main,subdir=proto"] {
+            for outside_exists in [true, false] {
+                if outside_exists {
+                    write_tree(&dir, &[("outside/a.proto", outside_source)]);
+                } else {
+                    let _ = std::fs::remove_file(&outside);
+                }
+                let out = protocompat_in(&dir, &["check", "--against", against, "new.pb"]);
+                let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+                let case = format!("{name} against {against}, outside: {outside_exists}");
+                assert_eq!(out.status.code(), Some(0), "{case}:\n{stdout}{stderr}");
+                assert!(
+                    !stderr.contains("leaves its import root"),
+                    "{case}: {stderr}"
+                );
+            }
+        }
+    }
+}
+
+/// protoc follows any link it meets, so it is never given a side's roots: it runs on copies of
+/// the files of the compile (the named file, or a search's candidates, and their imports), made
+/// under the roots' checks and written out once for a search's one run. A protoc that lists
+/// what it can see before it compiles sees those files and nothing else: not another file of
+/// the root, not a link out of it, whether the root is a directory or a git tree.
+#[test]
+fn protoc_sees_copies_of_the_files_of_the_compile_only() {
+    use std::os::unix::fs::PermissionsExt;
+
+    let dir = hostile("protoc-sees");
+    write_tree(
+        &dir,
+        &[
+            (
+                "eds/a.proto",
+                "edition = \"2023\";\npackage p;\nimport \"dep.proto\";\nmessage A {\n  Dep d = 1;\n}\n",
+            ),
+            (
+                "eds/dep.proto",
+                "edition = \"2023\";\npackage p;\nmessage Dep {\n  int32 x = 1;\n}\n",
+            ),
+            (
+                "eds/b.proto",
+                "edition = \"2023\";\npackage q;\nmessage A {\n  int32 y = 1;\n}\n",
+            ),
+            (
+                "eds/unrelated.proto",
+                "edition = \"2023\";\npackage u;\nmessage U {\n  int32 z = 1;\n}\n",
+            ),
+        ],
+    );
+    let _ = std::fs::remove_dir_all(dir.join(".git"));
+    git(&dir, &["init", "-q"]);
+    git(&dir, &["add", "eds"]);
+    git(&dir, &["commit", "-q", "-m", "eds"]);
+    for (link, target) in [
+        ("eds/secret.proto", "../outside/secret.proto"),
+        ("eds/ext", "../outside"),
+    ] {
+        let _ = std::fs::remove_file(dir.join(link));
+        symlink(target, dir.join(link)).unwrap();
+    }
+    let script = dir.join("protoc-that-looks");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nfind -L . -name '*.proto' 2>/dev/null | sort >> \"$PROTOC_SEES\"\n\
+         echo run >> \"$PROTOC_SEES\"\nexec \"$REAL_PROTOC\" \"$@\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let seen = dir.join("seen");
+    for (args, sees) in [
+        (
+            &["-I", "eds", "eds/a.proto"][..],
+            &["./root-0/a.proto", "./root-0/dep.proto"][..],
+        ),
+        (
+            &["--root", "p.A", "eds"][..],
+            &["./root-0/a.proto", "./root-0/b.proto", "./root-0/dep.proto"][..],
+        ),
+        (
+            &["--root", "p.A", ".git#ref=main,subdir=eds"][..],
+            &["./root-0/a.proto", "./root-0/b.proto", "./root-0/dep.proto"][..],
+        ),
+    ] {
+        let _ = std::fs::remove_file(&seen);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_protocompat"))
+            .args(["schema", "--protoc", path(&script)])
+            .args(args)
+            .current_dir(&dir)
+            .env("PROTOC_SEES", &seen)
+            .env("REAL_PROTOC", protoc())
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&out.stderr)
         );
+        let (json, _) = schema_output(&out.stdout);
+        assert_eq!(json["rootFileDescriptorName"], "a.proto", "{args:?}");
+        let listing = std::fs::read_to_string(&seen).unwrap();
+        let mut want: Vec<&str> = sees.to_vec();
+        want.push("run");
+        assert_eq!(listing.lines().collect::<Vec<_>>(), want, "{args:?}");
     }
 }

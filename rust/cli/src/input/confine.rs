@@ -43,6 +43,9 @@ pub fn leaves(root: &str) -> String {
 /// `dir`'s real path. A file that does not exist is no file to read: its path is returned, for
 /// the open to say so.
 pub fn in_dir(dir: &Path, name: &str) -> Result<PathBuf, Outside> {
+    if !written_inside(name) {
+        return Err(Outside);
+    }
     let path = dir.join(name);
     let Ok(real) = path.canonicalize() else {
         return Ok(path);
@@ -51,6 +54,25 @@ pub fn in_dir(dir: &Path, name: &str) -> Result<PathBuf, Outside> {
         Ok(real_dir) if real != real_dir && real.starts_with(&real_dir) => Ok(path),
         _ => Err(Outside),
     }
+}
+
+/// Whether `name`, as written, stays under whatever root it is joined to: relative, with no
+/// `..`. A name can come from another input (the other side's root file, an import): one that
+/// does not stay is no file of any root, and is never joined to one, so that not even whether
+/// it exists is looked up outside.
+pub fn written_inside(name: &str) -> bool {
+    !name.is_empty()
+        && Path::new(name)
+            .components()
+            .all(|part| matches!(part, Component::Normal(_) | Component::CurDir))
+}
+
+/// A name as protoc names a file: a relative path of plain parts (no `..` or `.`, no empty
+/// part, so no leading `/`, and no `\`). protoc is given no other, and copies are written
+/// for it under no other.
+pub fn plain(name: &str) -> bool {
+    name.split('/')
+        .all(|part| !part.is_empty() && part != "." && part != ".." && !part.contains('\\'))
 }
 
 /// A path that symbolic links (or its name) take out of its root.
@@ -190,6 +212,45 @@ mod tests {
         assert_eq!(open("../a/b.proto"), Err(Outside));
         assert_eq!(open("/a/b.proto"), Err(Outside));
         assert_eq!(open("loop.proto"), Ok(None));
+    }
+
+    #[test]
+    fn a_name_from_an_input_stays_under_its_root_as_written() {
+        for name in [
+            "a.proto",
+            "a/b.proto",
+            "./a.proto",
+            "a//b.proto",
+            "-o.proto",
+        ] {
+            assert!(written_inside(name), "{name}");
+        }
+        for name in [
+            "",
+            "/etc/passwd",
+            "../a.proto",
+            "a/../../b.proto",
+            "a/../b.proto",
+        ] {
+            assert!(!written_inside(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn only_plain_relative_names_reach_protoc() {
+        for name in ["a.proto", "-o.proto", "@x.proto", "a/b c.proto"] {
+            assert!(plain(name), "{name}");
+        }
+        for name in [
+            "/a.proto",
+            "../a.proto",
+            "a/./b.proto",
+            "a//b.proto",
+            "a\\b.proto",
+            "",
+        ] {
+            assert!(!plain(name), "{name}");
+        }
     }
 
     #[test]

@@ -69,9 +69,14 @@ impl Root {
         }
     }
 
-    /// Whether `name` is a file of this root. One that leaves the root counts, so that the
-    /// import finds it here and is refused, rather than found in a later root.
+    /// Whether `name` is a file of this root. One that symbolic links take out of the root
+    /// counts, so that the import finds it here and is refused, rather than found in a later
+    /// root. A name that leaves it as written (`/etc/x.proto`, `../x.proto`: another side's
+    /// root file, an import) is no file of any root, and nothing outside is looked at.
     pub fn has(&self, name: &str) -> bool {
+        if !confine::written_inside(name) {
+            return false;
+        }
         match self {
             Root::Dir(dir) => dir.join(name).is_file(),
             Root::Tree(tree) => {
