@@ -10,9 +10,9 @@
 //! counts little. Then the spread of nanoseconds per charged unit over every row: a loop that
 //! charges nothing shows up as a row far above the median.
 //!
-//! `… --example worst_inputs cold-history [SHAPE...]`: for each shape, the longest history the
-//! work budget (`limit.maxCheckWork`) lets through, checked by a checker with nothing cached:
-//! the costliest upload there is.
+//! `… --example worst_inputs cold-history [SHAPE...]`: for each shape and profile, the longest
+//! history the work budget (`limit.maxCheckWork`) lets through, checked by a checker with
+//! nothing cached: the costliest upload there is.
 //!
 //! `… --example worst_inputs decode`: one decode of each shape, its CPU beside the work units
 //! it is charged.
@@ -257,7 +257,7 @@ const LONGEST_SEARCHED: usize = 100_000;
 /// The costliest upload a broker can be asked to check: right after a restart (nothing
 /// cached), FULL_TRANSITIVE against the longest history of `shape` the work budget lets
 /// through, every version decoded.
-fn cold_history(shape: &Shape) {
+fn cold_history(shape: &Shape, profile: &'static Profile) {
     // Variants may differ in size (odd and even ones, for some shapes): the smaller decode
     // gives the upper bound. A shape refused as bad input cannot be in a history.
     let mut units = u64::MAX;
@@ -274,13 +274,14 @@ fn cold_history(shape: &Shape) {
         let existing = shape.existing(n);
         let new = shape.proposed(n);
         let slices: Vec<&[u8]> = existing.iter().map(Vec::as_slice).collect();
-        let checker = Checker::new(Bounds::DEFAULT);
+        let checker = Checker::new(Bounds::DEFAULT).with_profile(profile);
         let (result, cpu) = timed(|| checker.check(&slices, &new, shape.strategy(n)));
         if result.is_ok() || n <= 1 {
             let units = checker.stats().last_check_work;
             println!(
-                "| {} | {} versions, {:.0} MB | {:.2} s | {} | {:.2} | {} |",
+                "| {} | {} | {} versions, {:.0} MB | {:.2} s | {} | {:.2} | {} |",
                 shape.name,
+                profile.name,
                 n,
                 (existing.iter().map(Vec::len).sum::<usize>() + new.len()) as f64 / 1e6,
                 cpu.as_secs_f64(),
@@ -340,10 +341,12 @@ fn main() {
     match args.first().map(String::as_str) {
         Some("decode") => decodes(),
         Some("cold-history") => {
-            println!("| Shape | Longest history allowed | CPU, cold | Work units | ns per unit | Answer |");
-            println!("|---|---:|---:|---:|---:|---|");
+            println!("| Shape | Profile | Longest history allowed | CPU, cold | Work units | ns per unit | Answer |");
+            println!("|---|---|---:|---:|---:|---:|---|");
             for shape in shapes::SHAPES.iter().filter(|s| chosen(s, &args[1..])) {
-                cold_history(shape);
+                for profile in PROFILES {
+                    cold_history(shape, profile);
+                }
             }
         }
         Some("history") => {

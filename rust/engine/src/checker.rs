@@ -361,7 +361,8 @@ impl Checker {
         // The new schema first, under every strategy: a schema this checker cannot read is
         // never accepted, not even by a strategy that rejects or accepts without comparing.
         let mut new = self.fetch(run, SchemaRef::New)?;
-        run.meter.check("after decoding the new schema")?;
+        run.meter
+            .after("after decoding the new schema", new.entry.work)?;
         let new_root = usable(&new.entry, SchemaRef::New)?;
         let mut report = Report::new(
             requested.name(),
@@ -380,6 +381,7 @@ impl Checker {
             }
         };
         self.compare_history(run, &mut new, strategy, &mut report)?;
+        run.meter.finish()?;
         // A check answered from the caches logs nothing, so that clients reconnecting with the
         // same schema cannot fill the broker's log.
         if run.walked {
@@ -408,7 +410,8 @@ impl Checker {
         }
         for index in 0..run.source.existing() {
             let mut old = self.fetch(run, SchemaRef::Existing(index))?;
-            run.meter.check("after decoding an existing schema")?;
+            run.meter
+                .after("after decoding an existing schema", old.entry.work)?;
             let mut verdicts: [Option<Arc<Verdict>>; 2] = [None, None];
             for (verdict, &direction) in verdicts.iter_mut().zip(directions) {
                 *verdict = self.cached_verdict(&old.entry, &new.entry, direction);

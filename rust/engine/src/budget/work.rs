@@ -177,9 +177,8 @@ impl Work {
     }
 }
 
-/// Units a walk spends between two looks at the memory and CPU budgets ([`Meter::check`]):
-/// about 65 microseconds of work.
-const CHECKPOINT_EVERY: u64 = 1 << 16;
+/// Units a walk spends between two looks at the memory and CPU budgets ([`Meter::check`]).
+const CHECKPOINT_EVERY: u64 = super::CLOCK_EVERY;
 
 /// What one walk may spend, and what it has spent. A traversal of both directions at once
 /// (`ways` 2) charges each step of the walk twice, once for each direction, and what only the
