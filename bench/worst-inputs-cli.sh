@@ -12,6 +12,8 @@ dir=${1:?usage: bench/worst-inputs-cli.sh DIR [PROFILE]}
 profile=${2:-pip246}
 cli=${PROTOCOMPAT:-$(dirname "$0")/../target/release/protocompat}
 [ -x "$cli" ] || { echo "build the CLI first: cargo build --release -p protocompat-cli" >&2; exit 2; }
+times=$(mktemp)
+trap 'rm -f "$times"' EXIT
 echo "protocompat check, profile $profile: CPU (user + system) and peak RSS per run"
 echo "| Shape | Existing | CPU, examples | Peak RSS | CPU, --no-examples | Peak RSS | Exit |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
@@ -23,11 +25,11 @@ for shape in "$dir"/*/; do
   row="| $name | $existing"
   for examples in "" --no-examples; do
     set +e
-    stats=$( { /usr/bin/time -f '%U %S %M' "$cli" check --profile "$profile" --strategy "$strategy" \
-      ${examples:+"$examples"} --against "$shape/history.json" -- "$shape/new.json" >/dev/null 2>/dev/null; } 2>&1 )
+    /usr/bin/time -o "$times" -f '%U %S %M' "$cli" check --profile "$profile" --strategy "$strategy" \
+      ${examples:+"$examples"} --against "$shape/history.json" -- "$shape/new.json" >/dev/null 2>&1
     code=$?
     set -e
-    read -r user system rss <<<"$(tail -n 1 <<<"$stats")"
+    read -r user system rss < <(tail -n 1 "$times")
     row="$row | $(awk -v u="$user" -v s="$system" 'BEGIN { printf "%.2f s", u + s }') | $((rss / 1024)) MB"
   done
   echo "$row | $code |"

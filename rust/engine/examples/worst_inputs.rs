@@ -253,23 +253,30 @@ fn history(which: &str, versions: usize) {
 /// Longest history searched for: Pulsar keeps every version, and tiny ones cost next to nothing
 /// to upload, so the work budget is what bounds it.
 const LONGEST_SEARCHED: usize = 100_000;
+/// Schema data a searched history may hold, all versions built at once: this machine's memory
+/// is the bound here, not the broker's (which holds one version at a time).
+const HISTORY_BYTES: usize = 3 << 30;
 
 /// The costliest upload a broker can be asked to check: right after a restart (nothing
 /// cached), FULL_TRANSITIVE against the longest history of `shape` the work budget lets
 /// through, every version decoded.
 fn cold_history(shape: &Shape, profile: &'static Profile) {
-    // Variants may differ in size (odd and even ones, for some shapes): the smaller decode
-    // gives the upper bound. A shape refused as bad input cannot be in a history.
-    let mut units = u64::MAX;
+    // Variants may differ in size (odd and even ones, for some shapes): their mean decode gives
+    // the upper bound, and the memory the versions take another. A shape refused as bad input
+    // cannot be in a history.
+    let (mut units, mut largest) = (0u64, 0usize);
     for v in 0..2 {
-        match protocompat::Schema::decode(&(shape.build)(v)) {
-            Ok(decoded) => units = units.min(decoded.work()),
+        let data = (shape.build)(v);
+        largest = largest.max(data.len());
+        match protocompat::Schema::decode(&data) {
+            Ok(decoded) => units += decoded.work() / 2,
             Err(_) => return,
         }
     }
     let budget = protocompat::Limits::DEFAULT.max_check_work as u64;
-    // The longest history that passes: the decodes alone give an upper bound.
-    let mut n = ((budget / units.max(1)) as usize).clamp(1, LONGEST_SEARCHED);
+    let by_work = (budget / units.max(1)) as usize;
+    let by_memory = HISTORY_BYTES / largest.max(1);
+    let mut n = by_work.min(by_memory).clamp(1, LONGEST_SEARCHED);
     loop {
         let existing = shape.existing(n);
         let new = shape.proposed(n);
