@@ -574,7 +574,7 @@ impl Checker {
             // A schema refused as it was read cost its bytes all the same.
             work: decoded
                 .as_ref()
-                .map_or_else(|_| decode_units(size, 0, 0), |s| s.work()),
+                .map_or_else(|_| decode_units(size, 0, 0, 0), |s| s.work()),
             last_check: AtomicU64::new(run.stamp),
             // Without a cache nothing is remembered: hashing would buy nothing.
             data: Arc::new(

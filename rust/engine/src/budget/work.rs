@@ -24,6 +24,9 @@ pub(crate) mod weight {
     pub const DECLARATION: u64 = 250;
     /// A step of resolving relative names through the tree of scopes.
     pub const RESOLUTION_STEP: u64 = 10;
+    /// A step of the binary search that finds an enum default's value by name: each reads a
+    /// value's name elsewhere in the model, a cache miss in a large enum.
+    pub const DEFAULT_LOOKUP_STEP: u64 = 50;
     /// A schema taken into a check at all: read from the caller, looked up, parsed as JSON.
     pub const SCHEMA: u64 = 10_000;
     /// A pair of schemas compared in one direction: cache lookups, the verdict, the report.
@@ -42,13 +45,20 @@ pub(crate) mod weight {
     pub const FINDING: u64 = 800;
 }
 
-/// What decoding one schema costs in work units: its bytes, its declarations and the steps its
-/// relative names took to resolve, besides what taking any schema into a check costs.
-pub fn decode_units(bytes: usize, declarations: u64, resolution_steps: u64) -> u64 {
+/// What decoding one schema costs in work units: its bytes, its declarations, the steps its
+/// relative names took to resolve and those its enum defaults took to find their values,
+/// besides what taking any schema into a check costs.
+pub fn decode_units(
+    bytes: usize,
+    declarations: u64,
+    resolution_steps: u64,
+    default_lookup_steps: u64,
+) -> u64 {
     weight::SCHEMA
         .saturating_add((bytes as u64).saturating_mul(weight::BYTE))
         .saturating_add(declarations.saturating_mul(weight::DECLARATION))
         .saturating_add(resolution_steps.saturating_mul(weight::RESOLUTION_STEP))
+        .saturating_add(default_lookup_steps.saturating_mul(weight::DEFAULT_LOOKUP_STEP))
 }
 
 /// What a walk cost: its units, and how many of them were comparisons in the sense of
@@ -92,7 +102,7 @@ impl Work {
     /// Whether decoding `bytes` of schema data could fit what is left: checked before a
     /// schema is decoded, so that a long history stops before it is decoded, not after.
     pub(crate) fn before_decode(&self, bytes: usize) -> Result<(), CheckError> {
-        if decode_units(bytes, 0, 0) <= self.units_left {
+        if decode_units(bytes, 0, 0, 0) <= self.units_left {
             return Ok(());
         }
         Err(self.out_of_units())

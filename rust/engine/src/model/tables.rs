@@ -271,6 +271,8 @@ pub struct Model {
     /// relative names took to resolve ([`crate::budget::decode_units`]).
     pub(crate) declarations: u64,
     pub(crate) resolution_steps: u64,
+    /// The steps of the binary searches that found enum defaults' values by name.
+    pub(crate) default_lookup_steps: u64,
 }
 
 impl Model {

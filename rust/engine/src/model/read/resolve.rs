@@ -4,7 +4,7 @@ use super::super::defaults::Declared;
 use super::super::descriptor_proto::{TYPE_ENUM, TYPE_GROUP, TYPE_MESSAGE};
 use super::super::features::{EnumType, MessageEncoding};
 use super::super::names::{Names, Scopes, Symbol};
-use super::super::tables::{Model, Str, Type};
+use super::super::tables::{Kind, Model, Str, Type};
 use super::{BuildError, Builder, Element};
 use crate::error::DecodeError;
 use crate::text::bound;
@@ -200,12 +200,18 @@ impl<'a> Builder<'a> {
     /// parsed values for every field pair they compare.
     fn parse_defaults(&mut self) -> std::result::Result<(), DecodeError> {
         let mut parsed = Vec::with_capacity(self.model.defaults.len());
+        let mut steps = 0u64;
         for (id, row) in self.model.fields.iter().enumerate() {
             let Some(declared) = self.model.defaults.get(row.default as usize) else {
                 continue;
             };
             let field = self.model.field(id as u32);
-            match Declared::parse(self.text(declared.text), &field.kind()) {
+            let kind = field.kind();
+            if let Kind::Enum(e) = kind {
+                // What finding the value by name takes: one look per halving of the enum.
+                steps += u64::from(usize::BITS - e.values().len().leading_zeros());
+            }
+            match Declared::parse(self.text(declared.text), &kind) {
                 Ok(value) => parsed.push((row.default, value)),
                 Err(what) => {
                     let message = field.message();
@@ -223,6 +229,7 @@ impl<'a> Builder<'a> {
         for (at, value) in parsed {
             self.model.defaults[at as usize].parsed = Some(value);
         }
+        self.model.default_lookup_steps = steps;
         Ok(())
     }
 }
