@@ -65,6 +65,7 @@ impl Cpu {
 
     /// Refuses the check once its thread has used more CPU time than its budget since the
     /// clock started.
+    #[inline]
     pub(crate) fn check(&self, step: &str) -> Result<(), CheckError> {
         let Some(start) = self.start.get() else {
             return Ok(());

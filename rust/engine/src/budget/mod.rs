@@ -64,6 +64,7 @@ impl Meter {
 
     /// [`Meter::check`] after a step charged `units`: the memory every time, the CPU clock once
     /// [`CLOCK_EVERY`] units have been charged since it was last read.
+    #[inline]
     pub(crate) fn after(&self, step: &str, units: u64) -> Result<(), CheckError> {
         let since = self.since_clock.get().saturating_add(units);
         if since < CLOCK_EVERY {
@@ -75,6 +76,7 @@ impl Meter {
 
     /// The CPU budget once more, when the check is done: a check that used more than its budget
     /// is refused whether or not a look fell after the budget ran out.
+    #[inline]
     pub(crate) fn finish(&self) -> Result<(), CheckError> {
         self.cpu.check("in all")
     }

@@ -109,6 +109,7 @@ impl Work {
     }
 
     /// Charges a schema's decode ([`decode_units`]).
+    #[inline]
     pub(crate) fn decoded(&mut self, units: u64) -> Result<(), CheckError> {
         self.charge(Cost {
             units,
@@ -117,6 +118,7 @@ impl Work {
     }
 
     /// Charges one compared pair and direction besides its walk.
+    #[inline]
     pub(crate) fn pair(&mut self) -> Result<(), CheckError> {
         self.decoded(weight::SCHEMA_PAIR)
     }
@@ -138,16 +140,23 @@ impl Work {
     }
 
     /// Charges what a walk cost: a walk's, or a remembered verdict's.
+    #[inline]
     pub(crate) fn charge(&mut self, cost: Cost) -> Result<(), CheckError> {
-        if cost.comparisons > self.comparisons_left {
-            return Err(self.out_of_comparisons());
-        }
-        if cost.units > self.units_left {
-            return Err(self.out_of_units());
+        if cost.comparisons > self.comparisons_left || cost.units > self.units_left {
+            return Err(self.refusal(cost));
         }
         self.comparisons_left -= cost.comparisons;
         self.units_left -= cost.units;
         Ok(())
+    }
+
+    #[cold]
+    fn refusal(&self, cost: Cost) -> CheckError {
+        if cost.comparisons > self.comparisons_left {
+            self.out_of_comparisons()
+        } else {
+            self.out_of_units()
+        }
     }
 
     /// The error for a walk that ran out of its allowance: the setting that bound it.
