@@ -109,7 +109,7 @@ pub fn run(request: Request) -> ExitCode {
         root_message: request.input.root.as_deref(),
         includes: &request.input.include,
         counterpart: None,
-        protoc: request.input.protoc.as_deref(),
+        protoc: request.input.protoc(),
     };
     for spec in positional {
         match load_side(spec, &new_side) {
@@ -169,7 +169,7 @@ pub fn run(request: Request) -> ExitCode {
                 root_message: root,
                 includes: &request.against_include,
                 counterpart: new_file.as_deref(),
-                protoc: request.input.protoc.as_deref(),
+                protoc: request.input.protoc(),
             };
             match load_side(spec, &against) {
                 Ok(loaded) => existing.extend(loaded),

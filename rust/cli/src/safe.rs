@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use protocompat::text::{is_unsafe_char, printable};
+use protocompat::text::{bound, is_unsafe_char, printable};
 
 fn is_escaped(c: char) -> bool {
     c != '\n' && is_unsafe_char(c)
@@ -38,6 +38,17 @@ pub fn json(text: String) -> String {
         }
     }
     out
+}
+
+/// `text` as [`bound`] shows it, made from its head only: a hostile string of any length
+/// costs what is shown of it, where `bound` makes all of it printable first.
+pub fn shown(text: &str, max_bytes: usize) -> String {
+    // One byte past the bound, so that `bound` still sees the text is longer and marks the cut.
+    let mut end = max_bytes.saturating_add(1).min(text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    bound(&text[..end], max_bytes)
 }
 
 /// A token no input can know in advance, for GitHub's `::stop-commands::TOKEN`: 128 bits from
@@ -83,6 +94,20 @@ mod tests {
         );
         let back: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(back, value);
+    }
+
+    #[test]
+    fn shown_is_bound_from_the_head_only() {
+        for text in [
+            "short",
+            &"x".repeat(300),
+            &"x".repeat(301),
+            &"\u{1b}".repeat(100_000),
+            &"é".repeat(1000),
+            &format!("{}\u{1b}", "x".repeat(299)),
+        ] {
+            assert_eq!(shown(text, 300), bound(text, 300), "{text:?}");
+        }
     }
 
     #[test]

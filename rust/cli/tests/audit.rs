@@ -191,3 +191,99 @@ fn a_concurrent_audit_stops_at_the_error_a_serial_one_stops_at() {
         assert!(!err.contains("audited") && !err.contains('\r'), "{err:?}");
     }
 }
+
+/// A cluster of `topics` topics in t/ns, each holding `history` under FULL: sent with its
+/// length to even topics, in chunks to odd ones, so that a history is found larger than a
+/// share before it is read and while it is.
+fn large_broker(
+    topics: usize,
+    history: Arc<String>,
+) -> impl Fn(&Seen, &mut dyn Write) -> io::Result<()> + Send + Sync {
+    let names: Vec<String> = (0..topics)
+        .map(|i| format!("persistent://t/ns/topic-{i:02}"))
+        .collect();
+    let names = serde_json::to_string(&names).unwrap();
+    move |seen, w| match seen.path.as_str() {
+        "/admin/v2/tenants" => answer(w, "200 OK", "[\"t\"]"),
+        "/admin/v2/namespaces/t" => answer(w, "200 OK", "[\"t/ns\"]"),
+        "/admin/v2/persistent/t/ns" => answer(w, "200 OK", &names),
+        "/admin/v2/non-persistent/t/ns" => answer(w, "200 OK", "[]"),
+        path if path.ends_with("/schemas") => {
+            let odd = path
+                .split("/topic-")
+                .nth(1)
+                .and_then(|rest| rest.get(..2))
+                .and_then(|n| n.parse::<usize>().ok())
+                .is_some_and(|n| n % 2 == 1);
+            if odd {
+                chunked(w, "application/json", history.as_bytes().chunks(64 << 10))
+            } else {
+                answer(w, "200 OK", &history)
+            }
+        }
+        path if path.contains("/schemaCompatibilityStrategy") => answer(w, "200 OK", "\"FULL\""),
+        _ => answer(w, "404 Not Found", "{\"reason\":\"Not found\"}"),
+    }
+}
+
+/// What `audit` may hold beyond its answers: the program, its threads, TLS's roots (17 MiB
+/// measured with small histories).
+const BASE_KIB: u64 = 32 << 10;
+
+/// Sixteen topics, each with a 4 MiB history (its second version's descriptor set 3 MiB of
+/// zeros, which the check reads and refuses), audited 16 at once: the answers held at once stay
+/// within a small multiple of --max-response-bytes, not 16 of them. Until they were bounded
+/// together, each worker held its own, and 16 such histories took 354 MiB (220 MiB in small
+/// pages; 94 MiB with the large ones read on one thread, in huge pages).
+#[test]
+fn large_histories_at_high_concurrency_are_held_in_bounded_memory() {
+    const MAX_RESPONSE_KIB: u64 = 8 << 10;
+    const TOPICS: usize = 16;
+    let zeros = base64::Engine::encode(
+        &base64::engine::general_purpose::STANDARD,
+        vec![0u8; 3 << 20],
+    );
+    let data = serde_json::json!({
+        "fileDescriptorSet": zeros,
+        "rootMessageTypeName": "shop.Order",
+        "rootFileDescriptorName": "order.proto",
+    })
+    .to_string();
+    let history = serde_json::json!({"getSchemaResponses": [
+        {"version": 0, "type": "PROTOBUF_NATIVE", "data": shop_data("v1")},
+        {"version": 1, "type": "PROTOBUF_NATIVE", "data": data},
+    ]})
+    .to_string();
+    let history_bytes = history.len();
+    let server = Server::http(large_broker(TOPICS, Arc::new(history)));
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_protocompat"));
+    command
+        .args([
+            "audit",
+            "--admin-url",
+            &server.url("http"),
+            "--timeout",
+            "600",
+        ])
+        .args(["--max-response-bytes", &format!("{MAX_RESPONSE_KIB}KiB")])
+        .args(["--concurrency", &TOPICS.to_string()])
+        .env_remove("PULSAR_AUTH_TOKEN");
+    let (out, peak_kib) = output_and_peak_kib(command);
+    let stdout = text(&out.stdout);
+    println!(
+        "audit --concurrency {TOPICS}, {TOPICS} histories of {history_bytes} bytes: peak RSS {} MiB",
+        peak_kib >> 10
+    );
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    let refused = stdout
+        .lines()
+        .filter(|l| l.starts_with("  cannot check version 1: SCHEMA_RECONSTRUCTION_FAILED"))
+        .count();
+    assert_eq!(refused, TOPICS, "{stdout}");
+    // Answers of 1.5 times the bound at once, each taking up to 4 times its size while it is
+    // parsed and checked.
+    assert!(
+        peak_kib < BASE_KIB + 6 * MAX_RESPONSE_KIB,
+        "peak RSS {peak_kib} KiB, above {BASE_KIB} KiB and 6 times --max-response-bytes"
+    );
+}

@@ -466,3 +466,78 @@ fn large_metrics_are_streamed_within_the_bound() {
     let line = stdout.lines().find(|l| l.contains(&id(&small))).unwrap();
     assert!(line.ends_with("plugin pip246 0.1.0"), "{stdout}");
 }
+
+/// What `brokers` may hold beyond its answers: the program, its threads, TLS's roots (20 MiB
+/// measured with a list of two ids, before its memory was kept in small pages).
+const BASE_KIB: u64 = 32 << 10;
+
+/// A cluster whose admin API lists one broker with the plugin among 5 MB of ids that are not
+/// brokers, one of them 100,000 escape characters: read as it streams, in memory bounded by
+/// --max-response-bytes, whatever the list holds, in either format. Until the list was read so,
+/// these 5.5 MB of ids took 715 MiB in text and 1410 MiB in JSON.
+#[test]
+fn a_huge_broker_list_is_read_in_bounded_memory() {
+    const MAX_RESPONSE_KIB: u64 = 8 << 10;
+    const NOT_BROKERS: usize = 500_000;
+    let plugin = broker(with_plugin("pip246", "0.1.0", 1));
+    let mut ids: Vec<String> = (0..NOT_BROKERS).map(|i| format!("x{i}")).collect();
+    ids.push(format!("y{}", "\u{1b}".repeat(100_000)));
+    ids.push(id(&plugin));
+    let listed = ids.len();
+    let admin = admin(ids, None);
+    for format in ["text", "json"] {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_protocompat"));
+        command
+            .args([
+                "brokers",
+                "--admin-url",
+                &admin.url("http"),
+                "--timeout",
+                "300",
+            ])
+            .args(["--max-response-bytes", &format!("{MAX_RESPONSE_KIB}KiB")])
+            .args(["--format", format])
+            .env_remove("PULSAR_AUTH_TOKEN");
+        let (out, peak_kib) = output_and_peak_kib(command);
+        let stdout = text(&out.stdout);
+        println!(
+            "brokers --format {format}, a list of {listed} ids: peak RSS {} MiB, {} bytes printed",
+            peak_kib >> 10,
+            out.stdout.len()
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        assert!(
+            !stdout.contains('\u{1b}'),
+            "an escape character printed raw"
+        );
+        if format == "text" {
+            let line = stdout.lines().find(|l| l.contains(&id(&plugin))).unwrap();
+            assert!(line.ends_with("plugin pip246 0.1.0"), "{line}");
+            let shown = stdout.lines().filter(|l| l.starts_with("  ")).count();
+            assert_eq!(shown, 4096, "brokers shown");
+            assert!(
+                stdout.contains(&format!(
+                    "the admin API lists {listed} broker ids; the first 4096 of them in sorted \
+                     order are asked, the rest are not"
+                )),
+                "{}",
+                &stdout[stdout.len().saturating_sub(2000)..]
+            );
+            // Each line cut: the verdict names a few brokers, not every one.
+            let longest = stdout.lines().map(str::len).max().unwrap();
+            assert!(longest < 2000, "a line of {longest} bytes");
+        } else {
+            let report: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+            assert_eq!(report["consistent"], false);
+            assert_eq!(report["listed"], listed);
+            let brokers = report["brokers"].as_array().unwrap();
+            assert_eq!(brokers.len(), 4096);
+            assert_eq!(brokers[0]["id"], id(&plugin));
+            assert_eq!(brokers[0]["state"], "plugin");
+        }
+        assert!(
+            peak_kib < BASE_KIB + 4 * MAX_RESPONSE_KIB,
+            "peak RSS {peak_kib} KiB, above {BASE_KIB} KiB and 4 times --max-response-bytes"
+        );
+    }
+}

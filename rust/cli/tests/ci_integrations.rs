@@ -32,6 +32,23 @@ fn script(name: &str) -> PathBuf {
     repo().join("ci").join(name)
 }
 
+/// Whether the `pre-commit` tool is here to run the hook; where PROTOCOMPAT_REQUIRE_PRE_COMMIT
+/// is set (`.ci/run`), it must be.
+fn has_pre_commit() -> bool {
+    let has_tool = Command::new("pre-commit")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_tool {
+        assert!(
+            std::env::var_os("PROTOCOMPAT_REQUIRE_PRE_COMMIT").is_none(),
+            "pre-commit is not installed (pip install pre-commit)"
+        );
+        eprintln!("skipped: pre-commit is not installed (pip install pre-commit)");
+    }
+    has_tool
+}
+
 fn run(dir: &Path, command: &mut Command) -> Output {
     command
         .current_dir(dir)
@@ -110,16 +127,7 @@ fn the_pre_commit_script_checks_each_staged_proto_against_head() {
 /// PROTOCOMPAT_REQUIRE_PRE_COMMIT so that it cannot be skipped there.
 #[test]
 fn the_hook_runs_under_pre_commit_try_repo() {
-    let has_tool = Command::new("pre-commit")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_tool {
-        assert!(
-            std::env::var_os("PROTOCOMPAT_REQUIRE_PRE_COMMIT").is_none(),
-            "pre-commit is not installed (pip install pre-commit)"
-        );
-        eprintln!("skipped: pre-commit is not installed (pip install pre-commit)");
+    if !has_pre_commit() {
         return;
     }
     let dir = repository("pre-commit-try-repo", "");
@@ -191,4 +199,179 @@ fn the_action_script_annotates_the_findings() {
     );
     assert_ne!(missing.status.code(), Some(0));
     assert!(text(&missing.stderr).contains("the action needs its schema input"));
+}
+
+/// A repository whose file names are an attack on the hook: `--protoc=./evil.proto` (the file
+/// `evil.proto` in a directory `--protoc=.`) and, at the root, an executable `evil.proto` that
+/// leaves a mark when it runs. Its Editions file `ed.proto` changes in the work tree, so a check
+/// of it runs protoc: the one given by `--protoc`, were the file name taken for that option.
+fn hostile_names(name: &str) -> (PathBuf, PathBuf) {
+    let dir = tempdir(name);
+    let mark = dir.join("protoc-ran");
+    let edition = |number: u32| {
+        format!("edition = \"2023\";\npackage p;\nmessage A {{\n  int32 a = {number};\n}}\n")
+    };
+    write_tree(
+        &dir,
+        &[
+            ("ed.proto", &edition(1)),
+            (
+                "--protoc=./evil.proto",
+                "syntax = \"proto3\";\nmessage E {}\n",
+            ),
+            (
+                "evil.proto",
+                &format!("#!/bin/sh\ntouch '{}'\nexit 1\n", path(&mark)),
+            ),
+        ],
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir.join("evil.proto"), PermissionsExt::from_mode(0o755)).unwrap();
+    }
+    git(&dir, &["init", "-q"]);
+    git(&dir, &["add", "."]);
+    git(&dir, &["commit", "-q", "-m", "v1"]);
+    write_tree(&dir, &[("ed.proto", &edition(2))]);
+    (dir, mark)
+}
+
+/// The trap is live: given as --protoc, the root's `evil.proto` runs.
+fn assert_evil_protoc_runs(dir: &Path, mark: &Path) {
+    let out = run(
+        dir,
+        Command::new(env!("CARGO_BIN_EXE_protocompat")).args([
+            "check",
+            "--protoc=./evil.proto",
+            "--against=.#ref=HEAD",
+            "--",
+            "ed.proto",
+        ]),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(mark.exists(), "{}", text(&out.stderr));
+    std::fs::remove_file(mark).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn the_pre_commit_script_takes_no_file_name_for_an_option() {
+    let (dir, mark) = hostile_names("pre-commit-hostile");
+    assert_evil_protoc_runs(&dir, &mark);
+    for (args, said) in [
+        // As pre-commit passes them: its args (none here), then the files, in git's order.
+        (
+            &["--protoc=./evil.proto", "ed.proto", "evil.proto"][..],
+            "--protoc=./evil.proto: both an option and a path in this repository",
+        ),
+        (
+            &["--strategy=BACKWARD", "--protoc=./evil.proto", "ed.proto"],
+            "--protoc=./evil.proto: both an option and a path in this repository",
+        ),
+        // No option after a file, existing or not.
+        (
+            &["ed.proto", "--protoc=./evil.proto"],
+            "--protoc=./evil.proto: an option after the first file",
+        ),
+        (
+            &["ed.proto", "--protoc=./nowhere"],
+            "--protoc=./nowhere: an option after the first file",
+        ),
+        // Nor a file name read as an input's options (`PATH#ref=REV` is a git tree).
+        (
+            &["p#ref=HEAD.proto"],
+            "p#ref=HEAD.proto: a path with '#' cannot be checked",
+        ),
+    ] {
+        let out = run(
+            &dir,
+            Command::new("bash").arg(script("pre-commit.sh")).args(args),
+        );
+        let stderr = text(&out.stderr);
+        assert!(
+            !mark.exists(),
+            "{args:?}: a file name ran as protoc: {stderr}"
+        );
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(said), "{args:?}: {stderr}");
+        assert_eq!(text(&out.stdout), "", "{args:?}: nothing is checked");
+    }
+}
+
+/// The same repository through the `pre-commit` tool, which hands the hook every file.
+#[cfg(unix)]
+#[test]
+fn the_hook_under_pre_commit_runs_no_file_as_protoc() {
+    if !has_pre_commit() {
+        return;
+    }
+    let (dir, mark) = hostile_names("pre-commit-try-repo-hostile");
+    assert_evil_protoc_runs(&dir, &mark);
+    let out = run(
+        &dir,
+        Command::new("pre-commit")
+            .args([
+                "try-repo",
+                path(&repo().canonicalize().unwrap()),
+                "protocompat",
+                "--all-files",
+            ])
+            .env("PRE_COMMIT_HOME", dir.join(".pre-commit-cache")),
+    );
+    let stdout = text(&out.stdout);
+    assert!(!mark.exists(), "a file name ran as protoc: {stdout}");
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("Failed"), "{stdout}");
+    assert!(
+        stdout.contains("--protoc=./evil.proto: both an option and a path in this repository"),
+        "{stdout}"
+    );
+}
+
+/// Inputs that start with `-` are values, not options: here the import root `-proto` and the
+/// schema under it.
+#[test]
+fn the_action_script_reads_no_input_as_an_option() {
+    let dir = repository("action-dash", "-proto/");
+    git(&dir, &["add", "."]);
+    git(&dir, &["commit", "-q", "-m", "v2"]);
+    let out = run(
+        &dir,
+        Command::new("bash")
+            .arg(script("github-action.sh"))
+            .env("INPUT_SCHEMA", "-proto/acme/orders/v1/order.proto")
+            .env("INPUT_INCLUDE", "-proto/")
+            .env("INPUT_STRATEGY", "backward")
+            .env("PULSAR_AUTH_TOKEN", "")
+            .env_remove("GITHUB_BASE_REF"),
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.starts_with(
+            "::error file=-proto/acme/orders/v1/money.proto,line=5,col=3,title=FIELD_NUMBER_CHANGED::"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("existing[0]: .#ref=HEAD~1,subdir=-proto:acme/orders/v1/order.proto"),
+        "{stdout}"
+    );
+
+    // A root message name that reads like an option is a name that is not found.
+    let out = run(
+        &dir,
+        Command::new("bash")
+            .arg(script("github-action.sh"))
+            .env("INPUT_SCHEMA", "-proto/acme/orders/v1/order.proto")
+            .env("INPUT_INCLUDE", "-proto")
+            .env("INPUT_ROOT", "--fail-on-warning")
+            .env("PULSAR_AUTH_TOKEN", "")
+            .env_remove("GITHUB_BASE_REF"),
+    );
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--fail-on-warning"), "{stderr}");
+    assert!(!stderr.contains("unexpected argument"), "{stderr}");
 }

@@ -156,3 +156,85 @@ fn examples_are_shown_by_default() {
     let body = failure.text().unwrap();
     assert!(body.lines().all(has_inline_example), "{junit}");
 }
+
+/// `message Root` of 8,000 fields of `ty` after `header`, in `oneof choice` or not.
+fn eight_thousand(header: &str, ty: &str, in_oneof: bool) -> String {
+    let mut proto = format!("{header}\npackage t;\nmessage Root {{\n");
+    if in_oneof {
+        proto.push_str("  oneof choice {\n");
+    }
+    let label = if in_oneof || header.contains("proto3") {
+        ""
+    } else {
+        "optional "
+    };
+    // Numbers 1 to 8,000: clear of the 19000-19999 protobuf reserves.
+    for i in 1..=8_000 {
+        proto.push_str(&format!("    {label}{ty} f{i} = {i};\n"));
+    }
+    if in_oneof {
+        proto.push_str("  }\n");
+    }
+    proto + "}\n"
+}
+
+/// The example (or why none) of the one finding of `check` on 8,000 fields of `ty` moved into
+/// a oneof, with examples by default. Making every pair of members up front took more than
+/// 4 GiB here; the search now makes them one at a time, within a budget.
+fn oneof_of_eight_thousand(name: &str, header: &str, ty: &str) -> Value {
+    let dir = tempdir(name);
+    write_tree(
+        &dir,
+        &[
+            ("old/t.proto", &eight_thousand(header, ty, false)),
+            ("new/t.proto", &eight_thousand(header, ty, true)),
+        ],
+    );
+    let out = protocompat_in(
+        &dir,
+        &[
+            "check",
+            "--root",
+            "t.Root",
+            "--against",
+            "old",
+            "-I",
+            "new",
+            "new/t.proto",
+            "--format",
+            "json",
+        ],
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    // pip246 warns of ONEOF_CONFLICT: compatible.
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let all = findings(&report);
+    assert_eq!(all.len(), 1, "{report}");
+    assert_eq!(all[0]["rule"], "ONEOF_CONFLICT", "{report}");
+    all[0].clone()
+}
+
+#[test]
+fn a_oneof_of_8000_members_gets_its_example_or_says_the_budget_ran_out() {
+    let strings = oneof_of_eight_thousand("oneof-strings", "syntax = \"proto3\";", "string");
+    assert_eq!(
+        strings["example"]["writer"], "f1: \"a\" f2: \"a\"",
+        "{strings}"
+    );
+
+    // Members whose pairs all read the same: the search tries pairs until its budget ends.
+    let alike = oneof_of_eight_thousand(
+        "oneof-alike",
+        "syntax = \"proto2\";\nenum One { ONE = 0; }",
+        "One",
+    );
+    assert!(alike.get("example").is_none(), "{alike}");
+    let why = alike["no_example"]
+        .as_str()
+        .expect("why there is no example");
+    assert!(
+        why.starts_with("the search's budget ran out after trying "),
+        "{why}"
+    );
+}

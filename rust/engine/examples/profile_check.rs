@@ -1,5 +1,5 @@
 //! A loop for profilers (`perf record`, `valgrind --tool=callgrind`): cold FULL checks of a
-//! benchmark schema under a profile.
+//! benchmark schema under a profile (warm ones, the caches kept, with `PROFILE_CHECK_WARM=1`).
 //! `cargo run --release -p protocompat --example profile_check [N [SIZE [PROFILE [HISTORY]]]]`
 //! (200 rounds of `medium` under `pip246` against one version by default; with a longer
 //! history, FULL_TRANSITIVE against versions 0 to HISTORY - 1).
@@ -41,15 +41,23 @@ fn main() {
     } else {
         Strategy::FullTransitive
     };
-    let checker = Checker::new(Bounds::NONE).with_profile(profile);
+    // `PROFILE_CHECK_WARM=1`: the checker keeps its caches, as a broker's does, so every round
+    // after the first is answered from them.
+    let warm = std::env::var("PROFILE_CHECK_WARM").as_deref() == Ok("1");
+    let bounds = if warm { Bounds::DEFAULT } else { Bounds::NONE };
+    let checker = Checker::new(bounds).with_profile(profile);
     let started = std::time::Instant::now();
     for _ in 0..rounds {
         let report = checker.check(&old, &new[0], strategy).unwrap();
         assert!(report.compatible, "{}", report.render_text());
     }
     eprintln!(
-        "{} µs per check ({rounds} cold checks of {size} against {history}, {})",
+        "{} µs per check ({rounds} {} checks of {size} against {history}, {}), {} work units each ({:.0}% of limit.maxCheckWork)",
         started.elapsed().as_micros() / rounds.max(1) as u128,
-        profile.name
+        if warm { "warm" } else { "cold" },
+        profile.name,
+        checker.stats().last_check_work,
+        checker.stats().last_check_work as f64 * 100.0
+            / protocompat::Limits::DEFAULT.max_check_work as f64
     );
 }

@@ -10,9 +10,9 @@
 //! counts little. Then the spread of nanoseconds per charged unit over every row: a loop that
 //! charges nothing shows up as a row far above the median.
 //!
-//! `… --example worst_inputs cold-history [SHAPE...]`: for each shape, the longest history the
-//! work budget (`limit.maxCheckWork`) lets through, checked by a checker with nothing cached:
-//! the costliest upload there is.
+//! `… --example worst_inputs cold-history [SHAPE...]`: for each shape and profile, the longest
+//! history the work budget (`limit.maxCheckWork`) lets through, checked by a checker with
+//! nothing cached: the costliest upload there is.
 //!
 //! `… --example worst_inputs decode`: one decode of each shape, its CPU beside the work units
 //! it is charged.
@@ -22,9 +22,12 @@
 //! bounds, as a broker keeps one for its lifetime; prints the CPU of each upload. `large-16`
 //! is a plain schema of about 16 MB (long field names): a history of them outgrows the caches.
 //!
+//! `… --example worst_inputs loop SHAPE PROFILE ROUNDS`: the shape's check, cold, ROUNDS times,
+//! for a profiler (`perf record`).
+//!
 //! `… --example worst_inputs write DIR [SHAPE...]`: writes each shape's check to `DIR/SHAPE/`
-//! as files (`existing-0.json` …, `new.json`), for the JNI and CLI measurements
-//! (`bench/java`, RELIABILITY.md).
+//! as files (`existing-0.json` …, `history.json`, `new.json`), for the measurements through JNI
+//! (`bench/java/…/WorstInputs.java`) and the CLI (`bench/worst-inputs-cli.sh`).
 
 use std::time::Duration;
 
@@ -56,10 +59,15 @@ fn timed<R>(f: impl FnOnce() -> R) -> (R, Duration) {
     (result, thread_cpu() - started)
 }
 
-/// The run of `f` that took the least CPU of three: the first also pays for growing the
-/// allocator's heap.
+/// The run of `f` that took the least CPU of three (`WORST_INPUTS_RUNS` to change): the first
+/// also pays for growing the allocator's heap.
 fn least_of_three<R>(mut f: impl FnMut() -> R) -> (R, Duration) {
-    let mut runs: Vec<_> = (0..3).map(|_| timed(&mut f)).collect();
+    let runs = std::env::var("WORST_INPUTS_RUNS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(3usize)
+        .max(1);
+    let mut runs: Vec<_> = (0..runs).map(|_| timed(&mut f)).collect();
     runs.sort_by_key(|(_, cpu)| *cpu);
     runs.swap_remove(0)
 }
@@ -95,7 +103,13 @@ fn one_check(shape: &Shape, profile: &'static Profile, rows: &mut Vec<Row>) {
     let with_examples = Checker::new(Bounds::NONE)
         .with_profile(profile)
         .with_examples(true);
-    let (_, examples_cpu) = least_of_three(|| with_examples.check(&existing, &new, strategy));
+    // `WORST_INPUTS_EXAMPLES=0` leaves the checks with examples out (they can take long on an
+    // engine whose example search is unbounded).
+    let examples_cpu = if std::env::var("WORST_INPUTS_EXAMPLES").as_deref() == Ok("0") {
+        Duration::ZERO
+    } else {
+        least_of_three(|| with_examples.check(&existing, &new, strategy)).1
+    };
     let row = Row {
         name: format!("{} ({})", shape.name, profile.name),
         cpu,
@@ -239,34 +253,42 @@ fn history(which: &str, versions: usize) {
 /// Longest history searched for: Pulsar keeps every version, and tiny ones cost next to nothing
 /// to upload, so the work budget is what bounds it.
 const LONGEST_SEARCHED: usize = 100_000;
+/// Schema data a searched history may hold, all versions built at once: this machine's memory
+/// is the bound here, not the broker's (which holds one version at a time).
+const HISTORY_BYTES: usize = 3 << 30;
 
 /// The costliest upload a broker can be asked to check: right after a restart (nothing
 /// cached), FULL_TRANSITIVE against the longest history of `shape` the work budget lets
 /// through, every version decoded.
-fn cold_history(shape: &Shape) {
-    // Variants may differ in size (odd and even ones, for some shapes): the smaller decode
-    // gives the upper bound. A shape refused as bad input cannot be in a history.
-    let mut units = u64::MAX;
+fn cold_history(shape: &Shape, profile: &'static Profile) {
+    // Variants may differ in size (odd and even ones, for some shapes): their mean decode gives
+    // the upper bound, and the memory the versions take another. A shape refused as bad input
+    // cannot be in a history.
+    let (mut units, mut largest) = (0u64, 0usize);
     for v in 0..2 {
-        match protocompat::Schema::decode(&(shape.build)(v)) {
-            Ok(decoded) => units = units.min(decoded.work()),
+        let data = (shape.build)(v);
+        largest = largest.max(data.len());
+        match protocompat::Schema::decode(&data) {
+            Ok(decoded) => units += decoded.work() / 2,
             Err(_) => return,
         }
     }
     let budget = protocompat::Limits::DEFAULT.max_check_work as u64;
-    // The longest history that passes: the decodes alone give an upper bound.
-    let mut n = ((budget / units.max(1)) as usize).clamp(1, LONGEST_SEARCHED);
+    let by_work = (budget / units.max(1)) as usize;
+    let by_memory = HISTORY_BYTES / largest.max(1);
+    let mut n = by_work.min(by_memory).clamp(1, LONGEST_SEARCHED);
     loop {
         let existing = shape.existing(n);
         let new = shape.proposed(n);
         let slices: Vec<&[u8]> = existing.iter().map(Vec::as_slice).collect();
-        let checker = Checker::new(Bounds::DEFAULT);
+        let checker = Checker::new(Bounds::DEFAULT).with_profile(profile);
         let (result, cpu) = timed(|| checker.check(&slices, &new, shape.strategy(n)));
         if result.is_ok() || n <= 1 {
             let units = checker.stats().last_check_work;
             println!(
-                "| {} | {} versions, {:.0} MB | {:.2} s | {} | {:.2} | {} |",
+                "| {} | {} | {} versions, {:.0} MB | {:.2} s | {} | {:.2} | {} |",
                 shape.name,
+                profile.name,
                 n,
                 (existing.iter().map(Vec::len).sum::<usize>() + new.len()) as f64 / 1e6,
                 cpu.as_secs_f64(),
@@ -280,14 +302,26 @@ fn cold_history(shape: &Shape) {
     }
 }
 
-/// Writes each shape's check as files, for the measurements through JNI and the CLI.
+/// Writes each shape's check as files, for the measurements through JNI and the CLI: each
+/// existing version as schema data (`existing-N.json`), all of them as the history
+/// `pulsar-admin schemas get --all-version` saves (`history.json`), and `new.json`.
 fn write(dir: &std::path::Path, wanted: &[String]) {
+    use base64::Engine as _;
     for shape in shapes::SHAPES.iter().filter(|s| chosen(s, wanted)) {
         let at = dir.join(shape.name);
         std::fs::create_dir_all(&at).expect("the output directory");
-        for (i, version) in shape.existing(shape.history).iter().enumerate() {
+        let existing = shape.existing(shape.history);
+        let mut history = Vec::new();
+        for (i, version) in existing.iter().enumerate() {
             std::fs::write(at.join(format!("existing-{i}.json")), version).expect("a file");
+            history.push(serde_json::json!({
+                "version": i,
+                "type": "PROTOBUF_NATIVE",
+                "schema": base64::engine::general_purpose::STANDARD.encode(version),
+            }));
         }
+        let history = serde_json::json!({ "getSchemaResponses": history });
+        std::fs::write(at.join("history.json"), history.to_string()).expect("a file");
         std::fs::write(at.join("new.json"), shape.proposed(shape.history)).expect("a file");
         println!(
             "{}: {} existing, {}",
@@ -314,16 +348,33 @@ fn main() {
     match args.first().map(String::as_str) {
         Some("decode") => decodes(),
         Some("cold-history") => {
-            println!("| Shape | Longest history allowed | CPU, cold | Work units | ns per unit | Answer |");
-            println!("|---|---:|---:|---:|---:|---|");
+            println!("| Shape | Profile | Longest history allowed | CPU, cold | Work units | ns per unit | Answer |");
+            println!("|---|---|---:|---:|---:|---:|---|");
             for shape in shapes::SHAPES.iter().filter(|s| chosen(s, &args[1..])) {
-                cold_history(shape);
+                for profile in PROFILES {
+                    cold_history(shape, profile);
+                }
             }
         }
         Some("history") => {
             let which = args.get(1).map(String::as_str).unwrap_or("large-16");
             let versions = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(8);
             history(which, versions);
+        }
+        Some("loop") => {
+            let shape = find(args.get(1).expect("loop SHAPE PROFILE ROUNDS"));
+            let profile =
+                Profile::named(args.get(2).map_or("pip246", String::as_str)).expect("a profile");
+            let rounds = args.get(3).and_then(|n| n.parse().ok()).unwrap_or(10);
+            let existing = shape.existing(shape.history);
+            let slices: Vec<&[u8]> = existing.iter().map(Vec::as_slice).collect();
+            let new = shape.proposed(shape.history);
+            for _ in 0..rounds {
+                let checker = Checker::new(Bounds::NONE).with_profile(profile);
+                let (result, cpu) =
+                    timed(|| checker.check(&slices, &new, shape.strategy(shape.history)));
+                println!("{:.0} ms {}", cpu.as_secs_f64() * 1e3, outcome(&result));
+            }
         }
         Some("write") => {
             let dir = args.get(1).expect("write DIR [SHAPE...]");

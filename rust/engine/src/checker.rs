@@ -17,6 +17,7 @@ use std::sync::{Arc, Mutex};
 use crate::budget::{decode_units, Cost, Meter, Work};
 use crate::cache::{BoundedLru, IndexDigest};
 use crate::error::{CheckError, DecodeError, SchemaError};
+use crate::example::ExampleBudget;
 use crate::limits::Limits;
 use crate::model::Schema;
 use crate::report::Report;
@@ -343,6 +344,7 @@ impl Checker {
             meter: &meter,
             stamp: NEXT_CHECK.fetch_add(1, Ordering::Relaxed),
             walked: false,
+            examples: ExampleBudget::default(),
         };
         let result = self.check_within(&mut run, requested);
         self.last_peak.store(meter.peak(), Ordering::Relaxed);
@@ -359,7 +361,8 @@ impl Checker {
         // The new schema first, under every strategy: a schema this checker cannot read is
         // never accepted, not even by a strategy that rejects or accepts without comparing.
         let mut new = self.fetch(run, SchemaRef::New)?;
-        run.meter.check("after decoding the new schema")?;
+        run.meter
+            .after("after decoding the new schema", new.entry.work)?;
         let new_root = usable(&new.entry, SchemaRef::New)?;
         let mut report = Report::new(
             requested.name(),
@@ -378,6 +381,7 @@ impl Checker {
             }
         };
         self.compare_history(run, &mut new, strategy, &mut report)?;
+        run.meter.finish()?;
         // A check answered from the caches logs nothing, so that clients reconnecting with the
         // same schema cannot fill the broker's log.
         if run.walked {
@@ -406,7 +410,8 @@ impl Checker {
         }
         for index in 0..run.source.existing() {
             let mut old = self.fetch(run, SchemaRef::Existing(index))?;
-            run.meter.check("after decoding an existing schema")?;
+            run.meter
+                .after("after decoding an existing schema", old.entry.work)?;
             let mut verdicts: [Option<Arc<Verdict>>; 2] = [None, None];
             for (verdict, &direction) in verdicts.iter_mut().zip(directions) {
                 *verdict = self.cached_verdict(&old.entry, &new.entry, direction);
@@ -453,12 +458,15 @@ impl Checker {
             &writer,
             &reader,
             &mut allowance,
-            self.examples,
+            self.examples.then_some(&run.examples),
         )?
         .ok_or_else(|| run.work.out_of_comparisons())?;
         run.work.charge(verdict.cost)?;
         let verdict = Arc::new(verdict);
-        self.store_verdict(&old.entry, &new.entry, direction, &verdict);
+        // As in `walk_both_ways`: examples cut short by the check's total are not remembered.
+        if !run.examples.ran_out() {
+            self.store_verdict(&old.entry, &new.entry, direction, &verdict);
+        }
         Ok(verdict)
     }
 
@@ -480,12 +488,16 @@ impl Checker {
             &writer,
             &reader,
             &mut allowance,
-            self.examples,
+            self.examples.then_some(&run.examples),
         )?
         .ok_or_else(|| run.work.out_of_comparisons())?;
         let verdicts = [Arc::new(forth), Arc::new(back)];
-        for (direction, verdict) in directions.iter().zip(&verdicts) {
-            self.store_verdict(&old.entry, &new.entry, *direction, verdict);
+        // Examples cut short by what earlier pairs of this check spent are not what another
+        // check would find: such verdicts are not remembered.
+        if !run.examples.ran_out() {
+            for (direction, verdict) in directions.iter().zip(&verdicts) {
+                self.store_verdict(&old.entry, &new.entry, *direction, verdict);
+            }
         }
         Ok(verdicts)
     }
@@ -550,6 +562,7 @@ impl Checker {
             });
         }
         run.work.before_decode(size)?;
+        run.meter.arm();
         let data = run.source.copy(which).map_err(CheckError::Internal)?;
         let decoded = Schema::decode_within(&data, &self.limits);
         let entry = Arc::new(Remembered {
@@ -561,7 +574,7 @@ impl Checker {
             // A schema refused as it was read cost its bytes all the same.
             work: decoded
                 .as_ref()
-                .map_or_else(|_| decode_units(size, 0, 0), |s| s.work()),
+                .map_or_else(|_| decode_units(size, 0, 0, 0), |s| s.work()),
             last_check: AtomicU64::new(run.stamp),
             // Without a cache nothing is remembered: hashing would buy nothing.
             data: Arc::new(
@@ -623,6 +636,7 @@ impl Checker {
         let schema = match cached {
             Some(schema) => schema,
             None => {
+                run.meter.arm();
                 let copied;
                 let data = match fetched.entry.data.data() {
                     Some(data) => data,
@@ -696,6 +710,8 @@ struct Run<'r, S> {
     stamp: u64,
     /// Whether some pair was walked rather than remembered.
     walked: bool,
+    /// What the searches for this check's examples may still spend (docs/rules.md#examples).
+    examples: ExampleBudget,
 }
 
 /// Each check's stamp, which the remembered schemas it uses carry ([`Remembered::last_check`]).

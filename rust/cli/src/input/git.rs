@@ -1,7 +1,7 @@
 //! Reads the `.proto` files of a git tree at a ref into memory, through the git command, so
 //! that a check against `main` needs no checkout and leaves nothing behind.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -13,7 +13,8 @@ const MAX_FILES: usize = 50_000;
 const MAX_BYTES: u64 = 512 << 20;
 
 /// The `.proto` files under `subdir` of `rev`'s tree in the repository at `repo`, named by
-/// their path under `subdir`.
+/// their path under `subdir`, and the tree's symbolic links (git keeps each as a blob holding
+/// its target), which are followed inside the tree only ([`super::confine::in_tree`]).
 pub fn read_tree(repo: &Path, rev: &str, subdir: &str, label: &str) -> Result<Tree, String> {
     let subdir = subdir.trim_matches('/');
     let tree = if subdir.is_empty() {
@@ -23,28 +24,46 @@ pub fn read_tree(repo: &Path, rev: &str, subdir: &str, label: &str) -> Result<Tr
     };
     let listing = git(repo, &["ls-tree", "-r", "-z", "--full-tree", &tree])?;
     let mut wanted: Vec<(String, String)> = Vec::new();
+    let mut link_names = BTreeSet::new();
     for entry in listing.split(|&b| b == 0).filter(|e| !e.is_empty()) {
         let entry = String::from_utf8_lossy(entry);
         let Some((meta, name)) = entry.split_once('\t') else {
             continue;
         };
         let mut meta = meta.split(' ');
-        let (_mode, kind, object) = (meta.next(), meta.next(), meta.next());
-        if kind == Some("blob") && name.ends_with(".proto") {
+        let (mode, kind, object) = (meta.next(), meta.next(), meta.next());
+        // A link may name a directory on the way to a file: every one is kept, whatever its name.
+        let is_link = mode == Some(LINK_MODE);
+        if kind == Some("blob") && (is_link || name.ends_with(".proto")) {
             if wanted.len() == MAX_FILES {
                 return Err(format!(
-                    "{label} holds more than {MAX_FILES} .proto files; name a smaller subdir="
+                    "{label} holds more than {MAX_FILES} .proto files and links; name a smaller \
+                     subdir="
                 ));
+            }
+            if is_link {
+                link_names.insert(name.to_owned());
             }
             wanted.push((name.to_owned(), object.unwrap_or_default().to_owned()));
         }
     }
-    let files = read_blobs(repo, wanted, label)?;
+    let mut files = read_blobs(repo, wanted, label)?;
+    let mut links = BTreeMap::new();
+    for name in link_names {
+        if let Some(target) = files.remove(&name) {
+            links.insert(name, String::from_utf8_lossy(&target).into_owned());
+        }
+    }
     Ok(Tree {
         label: label.to_owned(),
         files,
+        links,
+        copied_from: None,
     })
 }
+
+/// The mode git gives a symbolic link.
+const LINK_MODE: &str = "120000";
 
 /// Every blob's content through one `git cat-file --batch`.
 fn read_blobs(

@@ -2,9 +2,12 @@
 //! would hold, so the engine sees exactly what a broker sees. Each side of a check is loaded
 //! with import roots of its own.
 
+mod closure;
+mod confine;
 mod descriptor_set;
 mod editions;
 mod git;
+mod imports;
 mod java_order;
 mod proto;
 mod protoc;
@@ -20,6 +23,7 @@ use std::rc::Rc;
 use prost_types::FileDescriptorSet;
 use protocompat::model::SchemaData;
 
+pub use protoc::ProtocOptions;
 use roots::{Root, Roots};
 
 /// One schema of a side, ready for the engine.
@@ -127,8 +131,8 @@ pub struct SideOptions<'a> {
     pub includes: &'a [PathBuf],
     /// In a directory or tree, the file to compare: the other side's root file.
     pub counterpart: Option<&'a str>,
-    /// The protoc that --protoc names, for Editions files.
-    pub protoc: Option<&'a Path>,
+    /// The protoc that --protoc names, and its time limit, for Editions files.
+    pub protoc: ProtocOptions<'a>,
 }
 
 /// Files of a directory or tree looked at to find the one that declares the root message.
@@ -228,15 +232,14 @@ fn in_tree(first: Root, options: &SideOptions) -> Result<Loaded, String> {
             roots.describe()
         ));
     };
-    let found = proto::files_declaring(&roots, message, MAX_SCANNED_FILES, options.protoc)?;
-    match found.as_slice() {
-        [name] => proto::compile(
-            &roots,
-            name,
-            &first.display(name),
-            Some(message),
-            options.protoc,
-        ),
+    let shown = |name: &str| first.display(name);
+    let mut found =
+        proto::files_declaring(&roots, message, MAX_SCANNED_FILES, options.protoc, &shown)?;
+    if found.len() == 1 {
+        return Ok(found.remove(0).1);
+    }
+    let names: Vec<&str> = found.iter().map(|(name, _)| name.as_str()).collect();
+    match names.as_slice() {
         [] => Err(format!(
             "no .proto file of {} declares `{message}`{}",
             first_label(&first),
@@ -292,7 +295,10 @@ mod tests {
                 root_message: root,
                 includes: &[],
                 counterpart: None,
-                protoc: None,
+                protoc: ProtocOptions {
+                    path: None,
+                    timeout: std::time::Duration::from_secs(60),
+                },
             };
             let loaded = load(&Spec::Path(pb.clone()), &options).unwrap();
             let json: Value = serde_json::from_slice(&loaded[0].data).unwrap();

@@ -4,48 +4,84 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::rc::Rc;
 
 use prost::Message;
 use protocompat::ErrorRule;
 
+use super::closure;
+use super::confine;
 use super::java_order;
-use super::protoc::Protoc;
-use super::roots::{EditionsFile, Roots, SideResolver};
+use super::protoc::{Protoc, ProtocOptions};
+use super::roots::{EditionsFile, Roots, SideResolver, Stop};
 use super::{Loaded, Sources};
 
 /// Compiles the file named `name` in `roots`; `shown` is how the user named it. `protoc` is
-/// the --protoc flag, looked at only for an Editions file.
+/// looked at only for an Editions file, which protoc compiles from copies of the files of the
+/// compile, made under the checks protox's reads get ([`closure`]).
 pub fn compile(
     roots: &Roots,
     name: &str,
     shown: &str,
     root_message: Option<&str>,
-    protoc: Option<&Path>,
+    protoc: ProtocOptions,
 ) -> Result<Loaded, String> {
-    let found = Rc::new(RefCell::new(None));
+    match with_protox(roots, name, shown, root_message).map_err(Failed::message)? {
+        Protox::Compiled(loaded) => Ok(loaded),
+        Protox::Editions(found) => {
+            let copies = closure::for_protoc(roots, &[name])?;
+            let protoc = find_protoc(protoc, &found)?;
+            super::protoc::compile(&protoc, &copies, name, shown, root_message)
+                .map_err(|e| format!("{}, so protoc compiles it: {e}", uses_editions(&found)))
+        }
+    }
+}
+
+/// What protox makes of a file: its schema, or the Editions file that stopped it.
+enum Protox {
+    Compiled(Loaded),
+    Editions(EditionsFile),
+}
+
+/// Why protox gave no schema.
+enum Failed {
+    /// The file, or a file it imports, leaves its import root: refused, whatever else it holds.
+    Refused(String),
+    /// It does not compile.
+    Other(String),
+}
+
+impl Failed {
+    fn message(self) -> String {
+        match self {
+            Failed::Refused(message) | Failed::Other(message) => message,
+        }
+    }
+}
+
+fn with_protox(
+    roots: &Roots,
+    name: &str,
+    shown: &str,
+    root_message: Option<&str>,
+) -> Result<Protox, Failed> {
+    let stop = Rc::new(RefCell::new(None));
     let opened = Rc::new(RefCell::new(BTreeMap::new()));
     let mut compiler = protox::Compiler::with_file_resolver(SideResolver {
         roots: roots.clone(),
         root_file: name.to_owned(),
-        found: Rc::clone(&found),
+        stop: Rc::clone(&stop),
         opened: Rc::clone(&opened),
     });
     compiler.include_imports(true).include_source_info(true);
     if let Err(e) = compiler.open_file(name) {
-        if let Some(found) = found.borrow_mut().take() {
-            let protoc = Protoc::find(protoc).map_err(|e| {
-                format!(
-                    "{}: {}, and protocompat compiles such files with protoc: {e}",
-                    ErrorRule::UnsupportedFeature.id(),
-                    uses_editions(&found)
-                )
-            })?;
-            return super::protoc::compile(&protoc, roots, name, shown, root_message)
-                .map_err(|e| format!("{}, so protoc compiles it: {e}", uses_editions(&found)));
-        }
-        return Err(format!("does not compile: {e:?}"));
+        // protox's own message would carry the text of what it parsed: only ours is told.
+        let stopped = stop.borrow_mut().take();
+        return match stopped {
+            Some(Stop::LeavesRoot(refused)) => Err(Failed::Refused(refused.message())),
+            Some(Stop::Editions(found)) => Ok(Protox::Editions(found)),
+            None => Err(Failed::Other(format!("does not compile: {e:?}"))),
+        };
     }
     let with_sources = compiler.file_descriptor_set();
     // The schema data carries no source info (the Java client's descriptors have none) and
@@ -60,6 +96,18 @@ pub fn compile(
         files,
     };
     Loaded::compiled(set.encode_to_vec(), name, root_message, shown, sources)
+        .map(Protox::Compiled)
+        .map_err(Failed::Other)
+}
+
+fn find_protoc(protoc: ProtocOptions, found: &EditionsFile) -> Result<Protoc, String> {
+    Protoc::find(protoc).map_err(|e| {
+        format!(
+            "{}: {}, and protocompat compiles such files with protoc: {e}",
+            ErrorRule::UnsupportedFeature.id(),
+            uses_editions(found)
+        )
+    })
 }
 
 /// Which file of the set uses Editions: the reason protoc runs at all.
@@ -77,29 +125,56 @@ fn uses_editions(found: &EditionsFile) -> String {
     }
 }
 
-/// Which files of a root declare `message` (a full name): a cheap look at each file's text
-/// for the message's simple name, then a compile of the few that mention it.
+/// Which files of a root declare `message` (a full name), each with its schema; `shown` tells
+/// how the user knows a file. A cheap look at each file's text for the message's simple name,
+/// then a compile of the few that mention it: in the process with protox, and those that
+/// need protoc all in one protoc run ([`super::protoc::declaring`]). A candidate that leaves
+/// the roots (or imports a file that does) is told, not passed over for another.
 pub fn files_declaring(
     roots: &Roots,
     message: &str,
     at_most_files: usize,
-    protoc: Option<&Path>,
-) -> Result<Vec<String>, String> {
+    protoc: ProtocOptions,
+    shown: &dyn Fn(&str) -> String,
+) -> Result<Vec<(String, Loaded)>, String> {
     let simple = message.rsplit('.').next().unwrap_or(message);
     let Some(first) = roots.0.first() else {
         return Ok(Vec::new());
     };
     let mut declaring = Vec::new();
+    let mut editions = Vec::new();
+    // The first Editions file met, to say why protoc runs.
+    let mut why = None;
     for name in first.proto_files(at_most_files)? {
-        let Ok(head) = first.head(&name, 16 << 20) else {
+        let Ok(head) = first.read(&name, 16 << 20) else {
             continue;
         };
         if !mentions_message(&head, simple) {
             continue;
         }
-        if compile(roots, &name, &name, Some(message), protoc).is_ok() {
-            declaring.push(name);
+        // A file that does not compile declares nothing; one that leaves the roots is told.
+        match with_protox(roots, &name, &shown(&name), Some(message)) {
+            Ok(Protox::Compiled(loaded)) => declaring.push((name, loaded)),
+            // A name no file can have on disk (a crafted git tree's) is no candidate.
+            Ok(Protox::Editions(_)) if !confine::plain(&name) => {}
+            Ok(Protox::Editions(found)) => {
+                why.get_or_insert(found);
+                editions.push(name);
+            }
+            Err(Failed::Refused(message)) => return Err(message),
+            Err(Failed::Other(_)) => {}
         }
+    }
+    if let Some(found) = why {
+        // Their files are copied once, checked as protox's reads are, for the one run.
+        let names: Vec<&str> = editions.iter().map(String::as_str).collect();
+        let copies = closure::for_protoc(roots, &names)?;
+        let protoc = find_protoc(protoc, &found)?;
+        let by_protoc = super::protoc::declaring(&protoc, &copies, &editions, message, shown)
+            .map_err(|e| format!("{}, so protoc compiles it: {e}", uses_editions(&found)))?;
+        declaring.extend(by_protoc);
+        // In the order of the files, whichever compiler took each.
+        declaring.sort_by(|a, b| a.0.cmp(&b.0));
     }
     Ok(declaring)
 }

@@ -5,12 +5,13 @@
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::{self, Read};
+use std::io::{self, Read as _};
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
 
 use protox::file::{File, FileResolver, GoogleFileResolver};
 
+use super::confine::{self, LeavesRoot};
 use super::editions;
 
 /// One import root: a directory, or a tree read from git into memory.
@@ -25,29 +26,86 @@ pub struct Tree {
     /// How the user named it: `.git#ref=main,subdir=proto`.
     pub label: String,
     pub files: BTreeMap<String, Vec<u8>>,
+    /// Its symbolic links, by name: each one's target, as git stores it.
+    pub links: BTreeMap<String, String>,
+    /// For the copy of a directory's files that protoc is given ([`super::closure`]): the
+    /// directory, which the copy is shown as.
+    pub copied_from: Option<PathBuf>,
+}
+
+/// Why a file of a root was not read.
+pub enum Read {
+    /// Symbolic links take it out of its root: nothing of it is read.
+    LeavesRoot,
+    Failed(io::Error),
 }
 
 impl Root {
     fn describe(&self) -> String {
         match self {
             Root::Dir(dir) => dir.display().to_string(),
-            Root::Tree(tree) => tree.label.clone(),
+            Root::Tree(tree) => match &tree.copied_from {
+                Some(dir) => dir.display().to_string(),
+                None => tree.label.clone(),
+            },
         }
     }
 
     /// Where a file of this root is shown to the user: a path that opens it, or `tree:name`.
     pub fn display(&self, name: &str) -> String {
+        let in_dir = |dir: &Path| {
+            if dir == Path::new(".") {
+                name.to_owned()
+            } else {
+                shown_path(&dir.join(name))
+            }
+        };
         match self {
-            Root::Dir(dir) if dir == Path::new(".") => name.to_owned(),
-            Root::Dir(dir) => shown_path(&dir.join(name)),
-            Root::Tree(tree) => format!("{}:{name}", tree.label),
+            Root::Dir(dir) => in_dir(dir),
+            Root::Tree(tree) => match &tree.copied_from {
+                Some(dir) => in_dir(dir),
+                None => format!("{}:{name}", tree.label),
+            },
         }
     }
 
-    fn has(&self, name: &str) -> bool {
+    /// Whether `name` is a file of this root. One that symbolic links take out of the root
+    /// counts, so that the import finds it here and is refused, rather than found in a later
+    /// root. A name that leaves it as written (`/etc/x.proto`, `../x.proto`: another side's
+    /// root file, an import) is no file of any root, and nothing outside is looked at.
+    pub fn has(&self, name: &str) -> bool {
+        if !confine::written_inside(name) {
+            return false;
+        }
         match self {
             Root::Dir(dir) => dir.join(name).is_file(),
-            Root::Tree(tree) => tree.files.contains_key(name),
+            Root::Tree(tree) => {
+                !matches!(confine::in_tree(&tree.files, &tree.links, name), Ok(None))
+            }
+        }
+    }
+
+    /// The refusal of `name`, a file of this root that leaves it.
+    pub fn leaves(&self, name: &str, imported: bool) -> LeavesRoot {
+        LeavesRoot {
+            name: name.to_owned(),
+            shown: self.display(name),
+            root: self.describe(),
+            imported,
+        }
+    }
+
+    /// A tree of `files` (read from this root) shown as this root is.
+    pub fn copy(&self, files: BTreeMap<String, Vec<u8>>) -> Tree {
+        let (label, copied_from) = match self {
+            Root::Dir(dir) => (dir.display().to_string(), Some(dir.clone())),
+            Root::Tree(tree) => (tree.label.clone(), tree.copied_from.clone()),
+        };
+        Tree {
+            label,
+            files,
+            links: BTreeMap::new(),
+            copied_from,
         }
     }
 
@@ -82,32 +140,39 @@ impl Root {
         }
     }
 
-    /// The first bytes of a file: enough to see an `edition` statement or a message's name.
-    pub fn head(&self, name: &str, at_most: u64) -> io::Result<Vec<u8>> {
+    /// The first bytes of a file, at most `at_most`: the whole of it, or enough to see an
+    /// `edition` statement or a message's name. Nothing is read of a file outside the root.
+    pub fn read(&self, name: &str, at_most: u64) -> Result<Vec<u8>, Read> {
         match self {
             Root::Dir(dir) => {
+                let path = confine::in_dir(dir, name).map_err(|_| Read::LeavesRoot)?;
                 let mut head = Vec::new();
-                fs::File::open(dir.join(name))?
-                    .take(at_most)
-                    .read_to_end(&mut head)?;
+                fs::File::open(path)
+                    .and_then(|file| file.take(at_most).read_to_end(&mut head))
+                    .map_err(Read::Failed)?;
                 Ok(head)
             }
-            Root::Tree(tree) => tree
-                .files
-                .get(name)
-                .map(|bytes| bytes[..bytes.len().min(at_most as usize)].to_vec())
-                .ok_or_else(|| io::ErrorKind::NotFound.into()),
+            Root::Tree(tree) => match confine::in_tree(&tree.files, &tree.links, name) {
+                Err(_) => Err(Read::LeavesRoot),
+                Ok(None) => Err(Read::Failed(io::ErrorKind::NotFound.into())),
+                Ok(Some(file)) => {
+                    let bytes = &tree.files[&file];
+                    Ok(bytes[..bytes.len().min(at_most as usize)].to_vec())
+                }
+            },
         }
     }
 
     fn open(&self, name: &str) -> Result<File, protox::Error> {
+        let refused =
+            || protox::Error::new(format!("{name} {}", confine::leaves(&self.describe())));
         match self {
-            Root::Dir(dir) => File::open(name, &dir.join(name)),
+            Root::Dir(dir) => File::open(name, &confine::in_dir(dir, name).map_err(|_| refused())?),
             Root::Tree(tree) => {
-                let bytes = tree
-                    .files
-                    .get(name)
+                let file = confine::in_tree(&tree.files, &tree.links, name)
+                    .map_err(|_| refused())?
                     .ok_or_else(|| protox::Error::file_not_found(name))?;
+                let bytes = &tree.files[&file];
                 let source = std::str::from_utf8(bytes).map_err(|_| {
                     protox::Error::new(format!("{}:{name} is not valid UTF-8", tree.label))
                 })?;
@@ -150,8 +215,26 @@ impl Roots {
     /// The name protoc gives `path` with these roots: its path under the first root holding it.
     /// A file under none of them is refused, as protoc refuses it, rather than renamed; and a
     /// file that an earlier root shadows is refused, since its imports would not be its own.
+    /// So is a file written under a root that symbolic links take out of it ([`confine`]).
     pub fn name_of(&self, path: &Path) -> Result<String, String> {
         let file = fs::canonicalize(path).map_err(|e| format!("cannot read the file: {e}"))?;
+        let written_under: Vec<&Path> = self
+            .0
+            .iter()
+            .filter_map(|root| match root {
+                Root::Dir(dir) if confine::written_under(path, dir) => Some(dir.as_path()),
+                _ => None,
+            })
+            .collect();
+        let stays_in = |dir: &&Path| fs::canonicalize(dir).is_ok_and(|dir| file.starts_with(dir));
+        if let Some(dir) = written_under.first() {
+            if !written_under.iter().any(stays_in) {
+                return Err(format!(
+                    "the file {}",
+                    confine::leaves(&dir.display().to_string())
+                ));
+            }
+        }
         for (index, root) in self.0.iter().enumerate() {
             let Root::Dir(dir) = root else { continue };
             let Ok(dir) = fs::canonicalize(dir) else {
@@ -263,16 +346,24 @@ pub struct EditionsFile {
 /// How much of a file is read to find its first statement: past any licence header.
 const EDITION_SCAN_BYTES: u64 = 1 << 20;
 
+/// Why the resolver stopped protox: it is told as an error, which protox wraps in its own.
+pub enum Stop {
+    /// protoc compiles the set instead.
+    Editions(EditionsFile),
+    /// Refused, and nothing of it read.
+    LeavesRoot(LeavesRoot),
+}
+
 /// Looks files up in a side's roots only (then in the files protox bundles:
 /// `google/protobuf/descriptor.proto` and the well-known types). A file is first looked at for
 /// an `edition` statement: protox cannot parse Editions files (it stops at `edition` with a
-/// parse error), so protox is stopped before it parses one, and `found` says which file, for
-/// protoc to compile the whole set instead.
+/// parse error), so protox is stopped before it parses one, and `stop` says which file, for
+/// protoc to compile the whole set instead. A file that leaves its root stops protox too.
 pub struct SideResolver {
     pub roots: Roots,
     /// The file named on the command line: every other file opened is an import.
     pub root_file: String,
-    pub found: Rc<RefCell<Option<EditionsFile>>>,
+    pub stop: Rc<RefCell<Option<Stop>>>,
     /// Where each opened file came from, to show positions in it.
     pub opened: Rc<RefCell<BTreeMap<String, String>>>,
 }
@@ -282,20 +373,31 @@ impl FileResolver for SideResolver {
         let Some(root) = self.roots.find(name) else {
             return GoogleFileResolver::new().open_file(name);
         };
-        match root.head(name, EDITION_SCAN_BYTES) {
+        let imported = name != self.root_file;
+        let stop = |stop: Stop, said: String| {
+            self.stop.borrow_mut().get_or_insert(stop);
+            Err(protox::Error::new(said))
+        };
+        match root.read(name, EDITION_SCAN_BYTES) {
+            Err(Read::LeavesRoot) => {
+                let refused = root.leaves(name, imported);
+                let said = refused.message();
+                return stop(Stop::LeavesRoot(refused), said);
+            }
             // protox reads it again and reports any other problem with the file its way.
-            Err(_) => {}
+            Err(Read::Failed(_)) => {}
             Ok(head) => {
                 if let Some(edition) = editions::declared_edition(&head) {
-                    *self.found.borrow_mut() = Some(EditionsFile {
+                    let found = EditionsFile {
                         name: name.to_owned(),
                         shown: root.display(name),
                         edition,
-                        imported: name != self.root_file,
-                    });
-                    return Err(protox::Error::new(format!(
-                        "{name} is a Protobuf Editions file"
-                    )));
+                        imported,
+                    };
+                    return stop(
+                        Stop::Editions(found),
+                        format!("{name} is a Protobuf Editions file"),
+                    );
                 }
             }
         }

@@ -8,7 +8,8 @@
 //!   the work accounting misses.
 //!
 //! Memory and CPU are looked at together ([`Meter::check`]), between the steps of a check:
-//! after each decode, and every so many units of a walk.
+//! after each decode, and every so many units of a walk. A check the caches answer decodes and
+//! walks nothing, and never reads the CPU clock.
 
 mod cpu;
 mod memory;
@@ -18,6 +19,8 @@ pub use memory::MeteredAllocator;
 pub use work::decode_units;
 pub(crate) use work::{weight, Allowance, Cost, Work};
 
+use std::cell::Cell;
+
 use crate::error::CheckError;
 use crate::limits::Limits;
 
@@ -25,13 +28,20 @@ use crate::limits::Limits;
 pub(crate) struct Meter {
     memory: memory::Memory,
     cpu: cpu::Cpu,
+    /// Units charged since the CPU clock was last read ([`Meter::after`]).
+    since_clock: Cell<u64>,
 }
+
+/// Units of work between two readings of the CPU clock, which is a system call: about 65
+/// microseconds of work, so that the readings cost next to nothing however small the schemas.
+pub(crate) const CLOCK_EVERY: u64 = 1 << 16;
 
 impl Meter {
     pub(crate) fn start(limits: &Limits) -> Meter {
         Meter {
             memory: memory::Memory::start(limits.max_check_memory_bytes),
-            cpu: cpu::Cpu::start(limits.max_check_cpu_millis),
+            cpu: cpu::Cpu::new(limits.max_check_cpu_millis),
+            since_clock: Cell::new(0),
         }
     }
 
@@ -40,9 +50,34 @@ impl Meter {
         self.memory.peak()
     }
 
+    /// Called before work that costs something (a decode, a walk): starts the CPU clock.
+    pub(crate) fn arm(&self) {
+        self.cpu.arm();
+    }
+
     /// Refuses the check once it has held more memory, or used more CPU time, than its budget.
     pub(crate) fn check(&self, step: &str) -> Result<(), CheckError> {
         self.memory.check(step)?;
+        self.since_clock.set(0);
         self.cpu.check(step)
+    }
+
+    /// [`Meter::check`] after a step charged `units`: the memory every time, the CPU clock once
+    /// [`CLOCK_EVERY`] units have been charged since it was last read.
+    #[inline]
+    pub(crate) fn after(&self, step: &str, units: u64) -> Result<(), CheckError> {
+        let since = self.since_clock.get().saturating_add(units);
+        if since < CLOCK_EVERY {
+            self.since_clock.set(since);
+            return self.memory.check(step);
+        }
+        self.check(step)
+    }
+
+    /// The CPU budget once more, when the check is done: a check that used more than its budget
+    /// is refused whether or not a look fell after the budget ran out.
+    #[inline]
+    pub(crate) fn finish(&self) -> Result<(), CheckError> {
+        self.cpu.check("in all")
     }
 }

@@ -24,6 +24,9 @@ pub(crate) mod weight {
     pub const DECLARATION: u64 = 250;
     /// A step of resolving relative names through the tree of scopes.
     pub const RESOLUTION_STEP: u64 = 10;
+    /// A step of the binary search that finds an enum default's value by name: each reads a
+    /// value's name elsewhere in the model, a cache miss in a large enum.
+    pub const DEFAULT_LOOKUP_STEP: u64 = 50;
     /// A schema taken into a check at all: read from the caller, looked up, parsed as JSON.
     pub const SCHEMA: u64 = 10_000;
     /// A pair of schemas compared in one direction: cache lookups, the verdict, the report.
@@ -37,17 +40,25 @@ pub(crate) mod weight {
     pub const COMPARISON: u64 = 10;
     /// A value of either enum of a compared enum pair.
     pub const ENUM_VALUE: u64 = 10;
-    /// A finding a rule made, kept or only counted: its description is written either way.
-    pub const FINDING: u64 = 300;
+    /// A finding a rule made, kept or only counted: its description is written either way
+    /// (types, defaults, names), about half a microsecond.
+    pub const FINDING: u64 = 800;
 }
 
-/// What decoding one schema costs in work units: its bytes, its declarations and the steps its
-/// relative names took to resolve, besides what taking any schema into a check costs.
-pub fn decode_units(bytes: usize, declarations: u64, resolution_steps: u64) -> u64 {
+/// What decoding one schema costs in work units: its bytes, its declarations, the steps its
+/// relative names took to resolve and those its enum defaults took to find their values,
+/// besides what taking any schema into a check costs.
+pub fn decode_units(
+    bytes: usize,
+    declarations: u64,
+    resolution_steps: u64,
+    default_lookup_steps: u64,
+) -> u64 {
     weight::SCHEMA
         .saturating_add((bytes as u64).saturating_mul(weight::BYTE))
         .saturating_add(declarations.saturating_mul(weight::DECLARATION))
         .saturating_add(resolution_steps.saturating_mul(weight::RESOLUTION_STEP))
+        .saturating_add(default_lookup_steps.saturating_mul(weight::DEFAULT_LOOKUP_STEP))
 }
 
 /// What a walk cost: its units, and how many of them were comparisons in the sense of
@@ -91,13 +102,14 @@ impl Work {
     /// Whether decoding `bytes` of schema data could fit what is left: checked before a
     /// schema is decoded, so that a long history stops before it is decoded, not after.
     pub(crate) fn before_decode(&self, bytes: usize) -> Result<(), CheckError> {
-        if decode_units(bytes, 0, 0) <= self.units_left {
+        if decode_units(bytes, 0, 0, 0) <= self.units_left {
             return Ok(());
         }
         Err(self.out_of_units())
     }
 
     /// Charges a schema's decode ([`decode_units`]).
+    #[inline]
     pub(crate) fn decoded(&mut self, units: u64) -> Result<(), CheckError> {
         self.charge(Cost {
             units,
@@ -106,6 +118,7 @@ impl Work {
     }
 
     /// Charges one compared pair and direction besides its walk.
+    #[inline]
     pub(crate) fn pair(&mut self) -> Result<(), CheckError> {
         self.decoded(weight::SCHEMA_PAIR)
     }
@@ -114,6 +127,7 @@ impl Work {
     /// spent and that is not charged yet; `ways` is 2 for a traversal that walks both
     /// directions at once and charges each step twice.
     pub(crate) fn allowance<'m>(&self, spent: Cost, ways: u64, meter: &'m Meter) -> Allowance<'m> {
+        meter.arm();
         Allowance {
             units_left: self.units_left.saturating_sub(spent.units),
             comparisons_left: self.comparisons_left.saturating_sub(spent.comparisons),
@@ -126,16 +140,23 @@ impl Work {
     }
 
     /// Charges what a walk cost: a walk's, or a remembered verdict's.
+    #[inline]
     pub(crate) fn charge(&mut self, cost: Cost) -> Result<(), CheckError> {
-        if cost.comparisons > self.comparisons_left {
-            return Err(self.out_of_comparisons());
-        }
-        if cost.units > self.units_left {
-            return Err(self.out_of_units());
+        if cost.comparisons > self.comparisons_left || cost.units > self.units_left {
+            return Err(self.refusal(cost));
         }
         self.comparisons_left -= cost.comparisons;
         self.units_left -= cost.units;
         Ok(())
+    }
+
+    #[cold]
+    fn refusal(&self, cost: Cost) -> CheckError {
+        if cost.comparisons > self.comparisons_left {
+            self.out_of_comparisons()
+        } else {
+            self.out_of_units()
+        }
     }
 
     /// The error for a walk that ran out of its allowance: the setting that bound it.
@@ -175,9 +196,8 @@ impl Work {
     }
 }
 
-/// Units a walk spends between two looks at the memory and CPU budgets ([`Meter::check`]):
-/// about 65 microseconds of work.
-const CHECKPOINT_EVERY: u64 = 1 << 16;
+/// Units a walk spends between two looks at the memory and CPU budgets ([`Meter::check`]).
+const CHECKPOINT_EVERY: u64 = super::CLOCK_EVERY;
 
 /// What one walk may spend, and what it has spent. A traversal of both directions at once
 /// (`ways` 2) charges each step of the walk twice, once for each direction, and what only the
@@ -198,6 +218,7 @@ pub(crate) struct Allowance<'m> {
 impl<'m> Allowance<'m> {
     /// Spends `count` elements of `weight` units in each direction walked, counted as
     /// comparisons when `compared`; `Ok(false)`, spending nothing, when they do not fit.
+    #[inline]
     pub(crate) fn each_way(
         &mut self,
         count: usize,
@@ -225,7 +246,11 @@ impl<'m> Allowance<'m> {
     }
 
     /// Spends `units` in the direction walked only.
+    #[inline]
     pub(crate) fn once(&mut self, units: u64) -> Result<bool, CheckError> {
+        if units == 0 {
+            return Ok(true);
+        }
         if units > self.units_left {
             return Ok(false);
         }
@@ -236,15 +261,21 @@ impl<'m> Allowance<'m> {
     }
 
     /// Looks at the memory and CPU budgets every [`CHECKPOINT_EVERY`] units.
+    #[inline]
     fn spent(&mut self, units: u64) -> Result<(), CheckError> {
         match self.until_checkpoint.checked_sub(units) {
-            Some(left) if left > 0 => self.until_checkpoint = left,
-            _ => {
-                self.until_checkpoint = CHECKPOINT_EVERY;
-                self.meter.check("while comparing fields")?;
+            Some(left) if left > 0 => {
+                self.until_checkpoint = left;
+                Ok(())
             }
+            _ => self.checkpoint(),
         }
-        Ok(())
+    }
+
+    #[cold]
+    fn checkpoint(&mut self) -> Result<(), CheckError> {
+        self.until_checkpoint = CHECKPOINT_EVERY;
+        self.meter.check("while comparing fields")
     }
 
     /// A one-way allowance for the way back walked alone, once a traversal of both ways found

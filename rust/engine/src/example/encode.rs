@@ -1,7 +1,8 @@
 //! The writer's bytes: a message encoded as protobuf-java serializes it (fields in number
 //! order, repeated fields packed where the writer packs them, groups between their tags).
 
-use super::value::{Msg, Val};
+use super::budget::{Meter, VALUE};
+use super::value::{weight, Msg, Val};
 use crate::model::{FieldRef, Kind, Scalar};
 
 const VARINT: u32 = 0;
@@ -11,19 +12,24 @@ const START_GROUP: u32 = 3;
 const END_GROUP: u32 = 4;
 const FIXED32: u32 = 5;
 
-pub(crate) fn encode(message: &Msg<'_>) -> Vec<u8> {
+/// The message's bytes, each value written charged to `meter`; incomplete once it ran out.
+pub(crate) fn encode(message: &Msg<'_>, meter: &Meter) -> Vec<u8> {
     let mut out = Vec::new();
-    write_message(&mut out, message);
+    write_message(&mut out, message, meter);
     out
 }
 
-fn write_message(out: &mut Vec<u8>, message: &Msg<'_>) {
+fn write_message(out: &mut Vec<u8>, message: &Msg<'_>, meter: &Meter) {
     for (field, values) in &message.fields {
+        // A message's own values are charged as they are written.
+        if !meter.spend(VALUE * values.iter().map(weight).sum::<usize>()) {
+            return;
+        }
         let number = field.number();
         if field.is_repeated() && field.is_packed() && !values.is_empty() {
             let mut body = Vec::new();
             for value in values {
-                write_value(&mut body, *field, value);
+                write_value(&mut body, *field, value, meter);
             }
             tag(out, number, LEN);
             varint(out, body.len() as u64);
@@ -33,11 +39,11 @@ fn write_message(out: &mut Vec<u8>, message: &Msg<'_>) {
         for value in values {
             if field.is_delimited() {
                 tag(out, number, START_GROUP);
-                write_value(out, *field, value);
+                write_value(out, *field, value, meter);
                 tag(out, number, END_GROUP);
             } else {
                 tag(out, number, wire_type(*field));
-                write_value(out, *field, value);
+                write_value(out, *field, value, meter);
             }
         }
     }
@@ -58,12 +64,12 @@ pub(crate) fn wire_type(field: FieldRef<'_>) -> u32 {
     }
 }
 
-fn write_value(out: &mut Vec<u8>, field: FieldRef<'_>, value: &Val<'_>) {
+fn write_value(out: &mut Vec<u8>, field: FieldRef<'_>, value: &Val<'_>, meter: &Meter) {
     match value {
-        Val::Msg(m) if field.is_delimited() => write_message(out, m),
+        Val::Msg(m) if field.is_delimited() => write_message(out, m, meter),
         Val::Msg(m) => {
             let mut body = Vec::new();
-            write_message(&mut body, m);
+            write_message(&mut body, m, meter);
             varint(out, body.len() as u64);
             out.extend(body);
         }

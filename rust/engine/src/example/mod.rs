@@ -49,12 +49,17 @@ pub enum Outcome {
     },
 }
 
+mod budget;
+mod candidates;
 mod encode;
 mod read;
 mod search;
+#[cfg(test)]
+mod tests;
 mod value;
 
-pub(crate) use search::{search, Subject};
+pub(crate) use budget::ExampleBudget;
+pub(crate) use search::Subject;
 
 /// Longest writer text or value shown; past it the text is cut and says so.
 const TEXT_LIMIT: usize = 2048;
@@ -135,12 +140,23 @@ impl Example {
     }
 }
 
+/// Why a finding `depth` fields down from the root has no example, if it is too deep for one:
+/// the walk asks before it writes the path out, which a chain thousands deep would make long.
+pub(crate) fn too_deep(depth: usize) -> Option<String> {
+    (depth > candidates::DEEPEST)
+        .then(|| format!("the path is {depth} fields deep; protobuf-java reads at most 100 levels"))
+}
+
 /// The example of a finding in the pair reached through `trail`, bounded for a report, or why
-/// there is none.
+/// there is none. The search spends at most a finding's share of `budget`, the check's.
 pub(crate) fn of<'a>(
     roots: (crate::model::MessageRef<'a>, crate::model::MessageRef<'a>),
     trail: &[(crate::model::FieldRef<'a>, crate::model::FieldRef<'a>)],
     subject: &Subject,
+    budget: &ExampleBudget,
 ) -> Result<Example, String> {
-    search(roots, trail, subject).map(Example::bounded)
+    let meter = budget.meter();
+    let found = search::search(roots, trail, subject, &meter);
+    budget.settle(&meter);
+    found.map(Example::bounded)
 }

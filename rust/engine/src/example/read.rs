@@ -5,6 +5,7 @@
 //! message merges; a oneof keeps its last member; a string Java checks must be UTF-8; and a
 //! message lacking a required field is refused once parsed.
 
+use super::budget::{Meter, LOOK, VALUE};
 use super::encode::wire_type;
 use super::value::{Msg, Val};
 use crate::model::{FieldRef, Kind, MessageRef, Scalar};
@@ -23,13 +24,50 @@ pub(crate) enum Failure {
     Missing(String),
 }
 
-pub(crate) fn parse<'a>(bytes: &[u8], root: MessageRef<'a>) -> Result<Msg<'a>, Failure> {
+/// The message `bytes` hold under the reader's `root`, each value read and each field looked
+/// at charged to `meter`; what it gives once the meter ran out is incomplete.
+pub(crate) fn parse<'a>(
+    bytes: &[u8],
+    root: MessageRef<'a>,
+    meter: &Meter,
+) -> Result<Msg<'a>, Failure> {
     let mut input = Input { bytes, at: 0 };
-    let message = fields(&mut input, root, None, 0, root.full_name())?;
-    if let Some(path) = missing(&message, "") {
+    let message = fields(&mut input, root, None, 0, &At::Root(root), meter)?;
+    if let Some(path) = missing(&message, meter) {
         return Err(Failure::Missing(path));
     }
     Ok(message)
+}
+
+/// Where a value is read, written out only when parsing fails there: a path through long
+/// names, built at every field, would cost more than the reading.
+#[derive(Clone, Copy)]
+enum At<'p, 'a> {
+    Root(MessageRef<'a>),
+    Field(&'p At<'p, 'a>, FieldRef<'a>),
+}
+
+impl At<'_, '_> {
+    /// `pkg.Order.items.name`.
+    fn path(&self) -> String {
+        let mut names = Vec::new();
+        let mut at = self;
+        let root = loop {
+            match at {
+                At::Root(root) => break root.full_name(),
+                At::Field(parent, field) => {
+                    names.push(field.name());
+                    at = parent;
+                }
+            }
+        };
+        let mut path = root.to_owned();
+        for name in names.iter().rev() {
+            path.push('.');
+            path.push_str(name);
+        }
+        path
+    }
 }
 
 struct Input<'b> {
@@ -91,14 +129,15 @@ fn fields<'a>(
     ty: MessageRef<'a>,
     group: Option<u32>,
     depth: usize,
-    path: &str,
+    path: &At<'_, 'a>,
+    meter: &Meter,
 ) -> Result<Msg<'a>, Failure> {
     if depth > RECURSION_LIMIT {
         return Err(Failure::Malformed("too many levels of nesting".to_owned()));
     }
     let mut message = Msg::new(ty);
     loop {
-        if input.done() {
+        if input.done() || !meter.spend(VALUE) {
             return match group {
                 Some(_) => Err(truncated()),
                 None => Ok(message),
@@ -131,23 +170,23 @@ fn fields<'a>(
             }
         };
         let field = field.expect("matched above");
-        let here = format!("{path}.{}", field.name());
+        let here = At::Field(path, field);
         if packed {
             let len = input.length()?;
             let mut body = Input {
                 bytes: input.take(len)?,
                 at: 0,
             };
-            while !body.done() {
-                match value(&mut body, field, depth, &here)? {
-                    Some(v) => add(&mut message, field, v),
+            while !body.done() && meter.spend(VALUE) {
+                match value(&mut body, field, depth, &here, meter)? {
+                    Some(v) => add(&mut message, field, v, meter),
                     None => unknown(&mut message, number),
                 }
             }
             continue;
         }
-        match value(input, field, depth, &here)? {
-            Some(v) => add(&mut message, field, v),
+        match value(input, field, depth, &here, meter)? {
+            Some(v) => add(&mut message, field, v, meter),
             None => unknown(&mut message, number),
         }
     }
@@ -173,19 +212,25 @@ fn value<'a>(
     input: &mut Input<'_>,
     field: FieldRef<'a>,
     depth: usize,
-    path: &str,
+    path: &At<'_, 'a>,
+    meter: &Meter,
 ) -> Result<Option<Val<'a>>, Failure> {
     Ok(Some(match field.kind() {
-        Kind::Message(m) | Kind::Group(m) if field.is_delimited() => {
-            Val::Msg(fields(input, m, Some(field.number()), depth + 1, path)?)
-        }
+        Kind::Message(m) | Kind::Group(m) if field.is_delimited() => Val::Msg(fields(
+            input,
+            m,
+            Some(field.number()),
+            depth + 1,
+            path,
+            meter,
+        )?),
         Kind::Message(m) | Kind::Group(m) => {
             let len = input.length()?;
             let mut body = Input {
                 bytes: input.take(len)?,
                 at: 0,
             };
-            Val::Msg(fields(&mut body, m, None, depth + 1, path)?)
+            Val::Msg(fields(&mut body, m, None, depth + 1, path, meter)?)
         }
         Kind::Enum(e) => {
             let n = input.varint()? as u32 as i32;
@@ -223,7 +268,7 @@ fn value<'a>(
                 let bytes = input.take(len)?;
                 match std::str::from_utf8(bytes) {
                     Ok(_) => Val::Str(bytes.to_vec()),
-                    Err(_) if field.validates_utf8() => return Err(Failure::Utf8(path.to_owned())),
+                    Err(_) if field.validates_utf8() => return Err(Failure::Utf8(path.path())),
                     // Java decodes it into a String, each bad sequence replaced.
                     Err(_) => Val::Str(String::from_utf8_lossy(bytes).into_owned().into_bytes()),
                 }
@@ -234,7 +279,7 @@ fn value<'a>(
 
 /// A value read for `field`: appended to a repeated field; a message merged into one already
 /// read; anything else replacing what was read; a oneof keeping only this member.
-fn add<'a>(message: &mut Msg<'a>, field: FieldRef<'a>, value: Val<'a>) {
+fn add<'a>(message: &mut Msg<'a>, field: FieldRef<'a>, value: Val<'a>, meter: &Meter) {
     if field.is_repeated() {
         match message
             .fields
@@ -252,17 +297,22 @@ fn add<'a>(message: &mut Msg<'a>, field: FieldRef<'a>, value: Val<'a>) {
             .retain(|(f, _)| f.id() == field.id() || f.oneof_id() != Some(oneof));
     }
     let merged = match (message.get(field.number()).and_then(|v| v.first()), value) {
-        (Some(Val::Msg(old)), Val::Msg(new)) => Val::Msg(merge(old.clone(), new)),
+        (Some(Val::Msg(old)), Val::Msg(new)) => {
+            // Merging copies what was read before. Past the budget the search drops what the
+            // parse gives, so the charge need not stop it here.
+            meter.spend(VALUE * (1 + old.size()));
+            Val::Msg(merge(old.clone(), new, meter))
+        }
         (_, value) => value,
     };
     message.put(field, vec![merged]);
 }
 
 /// `new` merged into `old`, as `Message.Builder.mergeFrom` does.
-fn merge<'a>(mut old: Msg<'a>, new: Msg<'a>) -> Msg<'a> {
+fn merge<'a>(mut old: Msg<'a>, new: Msg<'a>, meter: &Meter) -> Msg<'a> {
     for (field, values) in new.fields {
         for value in values {
-            add(&mut old, field, value);
+            add(&mut old, field, value, meter);
         }
     }
     for number in new.unknown {
@@ -312,23 +362,27 @@ fn skip(input: &mut Input<'_>, number: u32, wire: u32, depth: usize) -> Result<(
     }
 }
 
-/// The first required field missing, named as Java's `findMissingFields` names it.
-fn missing(message: &Msg<'_>, prefix: &str) -> Option<String> {
+/// The first required field missing, named as Java's `findMissingFields` names it
+/// (`items[0].price`); `None` also once the meter ran out. The name is written out only once
+/// found, from the field up.
+fn missing(message: &Msg<'_>, meter: &Meter) -> Option<String> {
+    if !meter.spend(LOOK * message.ty.fields().len()) {
+        return None;
+    }
     for field in message.ty.fields() {
         if field.is_required() && message.get(field.number()).is_none() {
-            return Some(format!("{prefix}{}", field.name()));
+            return Some(field.name().to_owned());
         }
     }
     for (field, values) in &message.fields {
         for (i, value) in values.iter().enumerate() {
             if let Val::Msg(m) = value {
-                let inner = if field.is_repeated() {
-                    format!("{prefix}{}[{i}].", field.name())
-                } else {
-                    format!("{prefix}{}.", field.name())
-                };
-                if let Some(path) = missing(m, &inner) {
-                    return Some(path);
+                if let Some(rest) = missing(m, meter) {
+                    return Some(if field.is_repeated() {
+                        format!("{}[{i}].{rest}", field.name())
+                    } else {
+                        format!("{}.{rest}", field.name())
+                    });
                 }
             }
         }

@@ -1,5 +1,6 @@
 //! Values of an example, on either side, and how they are written in protobuf text format.
 
+use super::budget::VALUE;
 use crate::model::{FieldRef, Kind, MessageRef, Scalar};
 
 /// One value of a field, as the side holding it types it.
@@ -54,6 +55,12 @@ impl<'a> Msg<'a> {
         }
     }
 
+    /// Values in the message, as [`size`] counts them: what copying, encoding or comparing it
+    /// visits.
+    pub(crate) fn size(&self) -> usize {
+        self.fields.iter().map(|(_, values)| size(values)).sum()
+    }
+
     /// The message in text format, without braces: `a: 1 b { c: 2 }`.
     pub(crate) fn text(&self) -> String {
         let mut parts = Vec::new();
@@ -67,6 +74,26 @@ impl<'a> Msg<'a> {
             }
         }
         parts.join(" ")
+    }
+}
+
+/// Values in `values`, those of messages inside included, each as [`weight`] counts it.
+pub(crate) fn size(values: &[Val<'_>]) -> usize {
+    values
+        .iter()
+        .map(|value| match value {
+            Val::Msg(m) => weight(value) + m.size(),
+            _ => weight(value),
+        })
+        .sum()
+}
+
+/// One value, not counting what a message holds: a string or bytes count once more for each
+/// [`VALUE`] bytes they hold (a declared default may be long).
+pub(crate) fn weight(value: &Val<'_>) -> usize {
+    match value {
+        Val::Str(b) | Val::Bytes(b) => 1 + b.len() / VALUE,
+        _ => 1,
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use super::tables::{FieldRef, Kind, Scalar, NONE};
+use super::tables::{FieldRef, Kind, Scalar, Str};
 use crate::text::bound;
 
 /// A field's default, typed.
@@ -23,7 +23,22 @@ pub enum DefaultValue {
     Enum(i32),
 }
 
-/// A declared default as the model keeps it.
+/// A declared default as the model keeps it: its text, and once the field's type is known, its
+/// value.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct DefaultRow {
+    pub text: Str,
+    pub parsed: Option<Declared>,
+}
+
+impl DefaultRow {
+    /// The heap its value holds beyond itself.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.parsed.as_ref().map_or(0, Declared::heap_bytes)
+    }
+}
+
+/// A declared default's value.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Declared {
     pub value: DefaultValue,
@@ -236,8 +251,7 @@ impl<'a> FieldRef<'a> {
     }
 
     fn declared(&self) -> Option<&'a Declared> {
-        let index = self.parsed_default_index();
-        (index != NONE).then(|| &self.model().defaults[index as usize])
+        self.declared_row()?.parsed.as_ref()
     }
 }
 

@@ -76,8 +76,12 @@ impl Schema {
         let parsed = SchemaData::parse(data)?;
         let model = descriptor_set::build_model(&parsed.descriptor_set, &parsed.root_file, limits)?;
         let root = find_root(&model, &parsed.root_message, &parsed.root_file)?;
-        let work =
-            crate::budget::decode_units(data.len(), model.declarations, model.resolution_steps);
+        let work = crate::budget::decode_units(
+            data.len(),
+            model.declarations,
+            model.resolution_steps,
+            model.default_lookup_steps,
+        );
         Ok(Schema { model, root, work })
     }
 

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::defaults::Declared;
+use super::defaults::DefaultRow;
 use super::features::{
     EnumType, Features, FieldPresence, JavaUtf8Validation, MessageEncoding, RepeatedFieldEncoding,
     Syntax, Utf8Validation,
@@ -170,10 +170,10 @@ pub(crate) struct Field {
     pub label: Label,
     pub ty: Type,
     pub oneof: u32,
-    pub default: Option<Str>,
-    /// Into [`Model::defaults`]: the declared default, parsed once the types are known
-    /// ([`NONE`] where none is declared).
-    pub parsed_default: u32,
+    /// Into [`Model::defaults`]: the declared `[default = …]`, as text and (once the types are
+    /// known) parsed; [`NONE`] where none is declared. An index, not the text's place, so that
+    /// the row stays as small as it was (rows are copied as the table grows).
+    pub default: u32,
     pub proto3_optional: bool,
     pub features: Features,
     /// Worked out from the above once the type is known ([`Field::settle`]): the rules ask
@@ -259,10 +259,10 @@ pub struct Model {
     /// Laid out as `by_number`, sorted by name: made the first time a rule looks a field up by
     /// name, which most checks never do (four bytes a field; not counted in [`Model::heap_bytes`]).
     pub(crate) by_name: std::sync::OnceLock<Vec<u32>>,
-    /// The declared defaults, parsed once when the model is built: the rules compare them for
-    /// every field pair, in every pair of a history, so none is parsed (or an enum's values
-    /// searched) again.
-    pub(crate) defaults: Vec<Declared>,
+    /// The declared defaults, as text and parsed once when the model is built: the rules
+    /// compare them for every field pair, in every pair of a history, so none is parsed (or an
+    /// enum's values searched) again.
+    pub(crate) defaults: Vec<DefaultRow>,
     /// Whether some declaration holds what comparing fields by number cannot vouch for:
     /// extension ranges, a MessageSet, a feature the decoder could not interpret, or an enum
     /// field Java reads as closed while its enum is open ([`Model::beyond_fields`]).
@@ -271,6 +271,8 @@ pub struct Model {
     /// relative names took to resolve ([`crate::budget::decode_units`]).
     pub(crate) declarations: u64,
     pub(crate) resolution_steps: u64,
+    /// The steps of the binary searches that found enum defaults' values by name.
+    pub(crate) default_lookup_steps: u64,
 }
 
 impl Model {
@@ -317,11 +319,11 @@ impl Model {
             + self.values.capacity() * size_of::<EnumValue>()
             + (self.values_by_number.capacity() + self.values_by_name.capacity()) * size_of::<u32>()
             + self.by_number.capacity() * size_of::<u32>()
-            + self.defaults.capacity() * size_of::<Declared>()
+            + self.defaults.capacity() * size_of::<DefaultRow>()
             + self
                 .defaults
                 .iter()
-                .map(Declared::heap_bytes)
+                .map(DefaultRow::heap_bytes)
                 .sum::<usize>()
     }
 
@@ -668,20 +670,16 @@ impl<'a> FieldRef<'a> {
 
     /// Whether it declares `[default = …]`: one look, without reading the text.
     pub fn declares_default(&self) -> bool {
-        self.row().default.is_some()
+        self.row().default != NONE
     }
 
-    pub(crate) fn parsed_default_index(&self) -> u32 {
-        self.row().parsed_default
-    }
-
-    pub(crate) fn model(&self) -> &'a Model {
-        self.model
+    pub(crate) fn declared_row(&self) -> Option<&'a DefaultRow> {
+        self.model.defaults.get(self.row().default as usize)
     }
 
     /// `[default = …]` as declared.
     pub fn declared_default(&self) -> Option<&'a str> {
-        self.row().default.map(|s| self.model.str(s))
+        self.declared_row().map(|d| self.model.str(d.text))
     }
 
     /// Whether the message type is encoded delimited (a group).

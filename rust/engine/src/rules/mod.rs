@@ -287,6 +287,7 @@ pub struct Rule {
 }
 
 impl Rule {
+    #[inline]
     pub(crate) fn applies_to(&self, pair: &MessagePair) -> bool {
         match self.scope {
             Scope::AllSyntaxes => true,

@@ -27,7 +27,7 @@ pub(crate) use verdict::{Found, Verdict};
 
 use crate::budget::{weight, Allowance};
 use crate::error::CheckError;
-use crate::example::{self, Subject};
+use crate::example::{self, ExampleBudget, Subject};
 use crate::model::{FieldRef, MessageRef};
 use crate::rules::{
     Check, FieldCheck, FieldPair, MessageCheck, MessagePair, Profile, Rule, Violation,
@@ -40,17 +40,23 @@ use seen::SeenPairs;
 const ONE_SIDE: &str = "it is about what one schema holds (extension ranges, a MessageSet, an \
                         enum Java reads as closed), not about a field the two schemas share";
 
+/// The roots of the walk and the check's budget for examples, when it was asked for them.
+type Examples<'a, 'b> = Option<((MessageRef<'a>, MessageRef<'a>), &'b ExampleBudget)>;
+
 /// Gives a kept finding about data its example, when the walk was asked for them.
 fn illustrate<'a>(
     found: Option<&mut Found>,
-    examples: Option<(MessageRef<'a>, MessageRef<'a>)>,
+    examples: Examples<'a, '_>,
     paths: &Paths<'a>,
     step: usize,
     subject: &Subject,
 ) {
-    if let (Some(found), Some(roots)) = (found, examples) {
+    if let (Some(found), Some((roots, budget))) = (found, examples) {
         if found.rule.id.is_about_data() {
-            found.example = Some(example::of(roots, &paths.trail(step), subject));
+            found.example = Some(match example::too_deep(paths.depth(step)) {
+                Some(why) => Err(why),
+                None => example::of(roots, &paths.trail(step), subject, budget),
+            });
         }
     }
 }
@@ -62,7 +68,7 @@ pub(crate) fn can_read(
     writer: &Side,
     reader: &Side,
     allowance: &mut Allowance<'_>,
-    examples: bool,
+    examples: Option<&ExampleBudget>,
 ) -> Result<Option<Verdict>, CheckError> {
     let walked = walk(profile, (writer, reader), allowance, false, examples)?;
     Ok(walked.map(|walked| Verdict {
@@ -82,7 +88,7 @@ pub(crate) fn can_read_both_ways(
     writer: &Side,
     reader: &Side,
     allowance: &mut Allowance<'_>,
-    examples: bool,
+    examples: Option<&ExampleBudget>,
 ) -> Result<Option<(Verdict, Verdict)>, CheckError> {
     let Some(walked) = walk(profile, (writer, reader), allowance, true, examples)? else {
         return Ok(None);
@@ -160,17 +166,18 @@ macro_rules! pay {
     };
 }
 
-/// `examples`: whether kept findings about data get an example (docs/rules.md#examples).
+/// `examples`: the check's budget for examples, when kept findings about data get one
+/// (docs/rules.md#examples).
 fn walk<'a>(
     profile: &'static Profile,
     (writer_side, reader_side): (&'a Side, &'a Side),
     allowance: &mut Allowance<'_>,
     both_ways: bool,
-    examples: bool,
+    examples: Option<&ExampleBudget>,
 ) -> Result<Option<Walked>, CheckError> {
     let (writer, reader) = (writer_side.root(), reader_side.root());
     let (rules, guard) = (profile.rules, profile.guard);
-    let examples = examples.then_some((writer, reader));
+    let examples: Examples = examples.map(|budget| ((writer, reader), budget));
     let mut verdict = Verdict::default();
     // Whether the way back still has to be asked: until it finds something.
     let mut ask_back = both_ways;
@@ -255,7 +262,10 @@ fn walk<'a>(
     // Each with whether it is a guard's, the profile's own first.
     let mut field_rules: Vec<(&'static Rule, FieldCheck, bool)> =
         Vec::with_capacity(rules.len() + guard.len());
-    // The guard's message rules that apply to the pair, run once its own have all spoken.
+    // The profile's message rules that apply to the pair, and the guard's, run once the
+    // profile's own have all spoken; the way back asks the same rules (their scope reads both
+    // sides alike).
+    let mut own_messages: Vec<(&'static Rule, MessageCheck)> = Vec::new();
     let mut guard_messages: Vec<(&'static Rule, MessageCheck)> = Vec::new();
     let mut flagged = Flagged::default();
     // The pair's fields matched by number, looked up once for every rule, in the writer's
@@ -281,11 +291,13 @@ fn walk<'a>(
             matched: &matched,
         };
         field_rules.clear();
+        own_messages.clear();
         guard_messages.clear();
         flagged.reset();
         for rule in rules.iter().filter(|r| r.applies_to(&pair)) {
             match rule.check {
                 Check::Messages(check) => {
+                    own_messages.push((rule, check));
                     check(&pair, &mut violations);
                     pay!(allowance.once(violations.len() as u64 * weight::FINDING));
                     for violation in violations.drain(..) {
@@ -316,15 +328,15 @@ fn walk<'a>(
                 matched_back.sort_unstable_by_key(|(field, _)| field.id());
             }
             let back = pair.back(&matched_back);
-            ask_back = !rules.iter().chain(guard).any(|rule| match rule.check {
-                Check::Messages(check) if rule.applies_to(&back) => {
+            ask_back = !own_messages
+                .iter()
+                .chain(&guard_messages)
+                .any(|(_, check)| {
                     check(&back, &mut violations);
                     let found = !violations.is_empty();
                     violations.clear();
                     found
-                }
-                _ => false,
-            });
+                });
         }
         for &(writer_field, reader_field) in &matched {
             if writer_field.same_scalar_declaration(&reader_field) {

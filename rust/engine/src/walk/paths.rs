@@ -10,9 +10,11 @@ pub(super) const PATH_LIMIT: usize = 512;
 /// One queued message pair's place in the walk: the pair it was reached from, and through
 /// which reader field. Index 0 is the root pair.
 pub(super) struct Step<'a> {
-    pub parent: usize,
+    pub parent: u32,
     /// The (writer, reader) fields it was reached through.
     pub field: Option<(FieldRef<'a>, FieldRef<'a>)>,
+    /// Fields from the root to it.
+    pub depth: u32,
 }
 
 pub(super) struct Paths<'a> {
@@ -28,15 +30,18 @@ impl<'a> Paths<'a> {
             steps: vec![Step {
                 parent: 0,
                 field: None,
+                depth: 0,
             }],
         }
     }
 
     /// A step reached from `parent` through `field`; its index.
     pub(super) fn push(&mut self, parent: usize, field: (FieldRef<'a>, FieldRef<'a>)) -> usize {
+        let depth = self.steps[parent].depth + 1;
         self.steps.push(Step {
-            parent,
+            parent: parent as u32,
             field: Some(field),
+            depth,
         });
         self.steps.len() - 1
     }
@@ -47,7 +52,7 @@ impl<'a> Paths<'a> {
         let mut names: Vec<&str> = field.into_iter().collect();
         while let Some((_, through)) = &self.steps[step].field {
             names.push(through.name());
-            step = self.steps[step].parent;
+            step = self.steps[step].parent as usize;
         }
         let full: usize = self.root.len() + names.iter().map(|n| n.len() + 1).sum::<usize>();
         if full <= PATH_LIMIT {
@@ -74,12 +79,17 @@ impl<'a> Paths<'a> {
         format!("{head}.…({skipped} more).{}", tail.join("."))
     }
 
+    /// Fields from the roots to the pair at `step`.
+    pub(super) fn depth(&self, step: usize) -> usize {
+        self.steps[step].depth as usize
+    }
+
     /// The (writer, reader) fields from the roots to the pair at `step`.
     pub(super) fn trail(&self, mut step: usize) -> Vec<(FieldRef<'a>, FieldRef<'a>)> {
         let mut trail = Vec::new();
         while let Some(through) = self.steps[step].field {
             trail.push(through);
-            step = self.steps[step].parent;
+            step = self.steps[step].parent as usize;
         }
         trail.reverse();
         trail

@@ -1,5 +1,6 @@
 //! Fields and extensions, and what each syntax forbids of them.
 
+use super::super::defaults::DefaultRow;
 use super::super::descriptor_proto::{keys, tag, TYPE_ENUM, TYPE_GROUP, TYPE_MESSAGE};
 use super::super::features::{
     Features, FieldPresence, MessageEncoding, RepeatedFieldEncoding, Syntax,
@@ -89,7 +90,14 @@ impl<'a> Builder<'a> {
         }
         let ty = self.declared_type(ctx, &element, &raw)?;
         let row = self.model.fields.len() as u32;
-        let default = raw.default.map(|d| self.push(d));
+        let default = match raw.default {
+            Some(text) => {
+                let text = self.push(text);
+                self.model.defaults.push(DefaultRow { text, parsed: None });
+                self.model.defaults.len() as u32 - 1
+            }
+            None => NONE,
+        };
         if !matches!(ty, Type::Scalar(_)) || raw.declared == 0 {
             self.pending.push(Pending {
                 target: Target::Field {
@@ -111,7 +119,6 @@ impl<'a> Builder<'a> {
             ty,
             oneof,
             default,
-            parsed_default: NONE,
             proto3_optional: raw.proto3_optional,
             features: own,
             cardinality: Cardinality::Optional,

@@ -4,7 +4,7 @@ use super::super::defaults::Declared;
 use super::super::descriptor_proto::{TYPE_ENUM, TYPE_GROUP, TYPE_MESSAGE};
 use super::super::features::{EnumType, MessageEncoding};
 use super::super::names::{Names, Scopes, Symbol};
-use super::super::tables::{Model, Str, Type};
+use super::super::tables::{Kind, Model, Str, Type};
 use super::{BuildError, Builder, Element};
 use crate::error::DecodeError;
 use crate::text::bound;
@@ -199,14 +199,20 @@ impl<'a> Builder<'a> {
     /// Parses every declared default once, now that the types are known: the rules read the
     /// parsed values for every field pair they compare.
     fn parse_defaults(&mut self) -> std::result::Result<(), DecodeError> {
-        let mut parsed = Vec::new();
+        let mut parsed = Vec::with_capacity(self.model.defaults.len());
+        let mut steps = 0u64;
         for (id, row) in self.model.fields.iter().enumerate() {
-            let Some(text) = row.default else {
+            let Some(declared) = self.model.defaults.get(row.default as usize) else {
                 continue;
             };
             let field = self.model.field(id as u32);
-            match Declared::parse(self.text(text), &field.kind()) {
-                Ok(declared) => parsed.push((id, declared)),
+            let kind = field.kind();
+            if let Kind::Enum(e) = kind {
+                // What finding the value by name takes: one look per halving of the enum.
+                steps += u64::from(usize::BITS - e.values().len().leading_zeros());
+            }
+            match Declared::parse(self.text(declared.text), &kind) {
+                Ok(value) => parsed.push((row.default, value)),
                 Err(what) => {
                     let message = field.message();
                     let element = Element {
@@ -220,10 +226,10 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        for (id, declared) in parsed {
-            self.model.fields[id].parsed_default = self.model.defaults.len() as u32;
-            self.model.defaults.push(declared);
+        for (at, value) in parsed {
+            self.model.defaults[at as usize].parsed = Some(value);
         }
+        self.model.default_lookup_steps = steps;
         Ok(())
     }
 }

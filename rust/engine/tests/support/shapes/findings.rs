@@ -29,6 +29,12 @@ pub(super) const RETYPED: Shape = Shape::pair(
     retyped,
 );
 
+pub(super) const ONEOF_MEMBERS: Shape = Shape::pair(
+    "oneof-members",
+    "8,000 string fields of the root, moved into one oneof in the next variant (ONEOF_CONFLICT: the example search once made every pair of members up front)",
+    oneof_members,
+);
+
 pub(super) const ENUM_DEFAULTS: Shape = Shape::pair(
     "enum-defaults",
     "50,000 proto2 fields of an enum of 50,000 values, each `[default = <the last value>]`",
@@ -76,6 +82,27 @@ fn retyped(v: usize) -> Vec<u8> {
     let mut order = message("Order");
     for i in 1..=99_000 {
         order.field.push(field(&format!("f{i}"), i, ty, None));
+    }
+    root.message_type.push(order);
+    root.message_type.push(message(&format!("V{v}")));
+    schema(vec![root], "shop.Order", "order.proto")
+}
+
+fn oneof_members(v: usize) -> Vec<u8> {
+    let mut root = file("order.proto", "shop", "proto3");
+    let mut order = message("Order");
+    if v % 2 == 1 {
+        order.oneof_decl.push(prost_types::OneofDescriptorProto {
+            name: Some("contact".into()),
+            options: None,
+        });
+    }
+    for i in 1..=8_000 {
+        let mut member = field(&format!("f{i}"), i, Type::String, None);
+        if v % 2 == 1 {
+            member.oneof_index = Some(0);
+        }
+        order.field.push(member);
     }
     root.message_type.push(order);
     root.message_type.push(message(&format!("V{v}")));

@@ -10,7 +10,7 @@ use super::{field, file, message, schema, Shape};
 
 pub(super) const REACHABLE: Shape = Shape {
     name: "reachable-history",
-    about: "a new schema of 45,000 messages with extension ranges, all reachable from the root (UNSUPPORTED_FEATURE for each), FULL_TRANSITIVE against 1,000 tiny versions",
+    about: "a new schema of 45,000 messages with extension ranges, all reachable from the root through 300 holders (UNSUPPORTED_FEATURE for each), FULL_TRANSITIVE against 1,000 tiny versions",
     build: tiny,
     new: Some(extension_ranges),
     history: 1_000,
@@ -32,24 +32,40 @@ pub(super) const LONG_DEFAULT: Shape = Shape {
     history: 100,
 };
 
+/// The root holds 300 messages, each holding 150 messages with extension ranges: what the new
+/// schema shares with a tiny version is the root's one field, so a pair costs next to nothing
+/// but for what the root reaches.
 fn extension_ranges(v: usize) -> Vec<u8> {
+    const HOLDERS: usize = 300;
+    const HELD: usize = 150;
     let mut root = file("order.proto", "shop", "proto2");
     let mut order = message("Order");
     order.field.push(field("id", 1, Type::Int32, None));
-    for i in 2..=45_001 {
+    for h in 0..HOLDERS {
         order.field.push(field(
-            &format!("m{i}"),
-            i,
+            &format!("h{h}"),
+            h + 2,
             Type::Message,
-            Some(&format!(".shop.M{i}")),
+            Some(&format!(".shop.H{h}")),
         ));
-        let mut held = message(&format!("M{i}"));
-        held.extension_range.push(ExtensionRange {
-            start: Some(100),
-            end: Some(200),
-            options: None,
-        });
-        root.message_type.push(held);
+        let mut holder = message(&format!("H{h}"));
+        for i in 0..HELD {
+            let leaf = format!("L{h}x{i}");
+            holder.field.push(field(
+                &format!("l{i}"),
+                i + 1,
+                Type::Message,
+                Some(&format!(".shop.{leaf}")),
+            ));
+            let mut held = message(&leaf);
+            held.extension_range.push(ExtensionRange {
+                start: Some(100),
+                end: Some(200),
+                options: None,
+            });
+            root.message_type.push(held);
+        }
+        root.message_type.push(holder);
     }
     root.message_type.push(order);
     root.message_type.push(message(&format!("V{v}")));

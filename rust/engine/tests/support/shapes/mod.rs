@@ -141,6 +141,7 @@ pub const SHAPES: &[Shape] = &[
     findings::REQUIRED_ADDED,
     findings::REQUIRED_ADDED_HISTORY,
     findings::RETYPED,
+    findings::ONEOF_MEMBERS,
     findings::ENUM_DEFAULTS,
     findings::DEFAULTS,
     features::MAPS,

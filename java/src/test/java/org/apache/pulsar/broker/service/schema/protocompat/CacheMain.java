@@ -20,6 +20,7 @@ public final class CacheMain {
             return;
         }
         int rejected = 0;
+        String first = null;
         for (int round = 0; round < 2; round++) {
             for (Fixtures.CompatCase c : Fixtures.compatCases()) {
                 try {
@@ -27,9 +28,15 @@ public final class CacheMain {
                             SchemaCompatibilityStrategy.FULL);
                 } catch (IncompatibleSchemaException e) {
                     rejected++;
+                    if (first == null) {
+                        first = e.getMessage();
+                    }
                 }
             }
         }
         System.out.println("STATS " + NativeChecker.cacheStats() + " rejected=" + rejected);
+        if (first != null) {
+            System.out.println("FIRST " + first.lines().findFirst().orElse(""));
+        }
     }
 }

@@ -58,6 +58,19 @@ class CacheTest {
         assertTrue(rejected(out) > rejected(defaultsOut), out);
     }
 
+    /** The CPU backstop under the work budget is a setting too; with no CPU time at all, a check
+     *  that decodes anything is refused, naming it. */
+    @Test
+    void theCpuBackstopComesFromASystemProperty() throws Exception {
+        String defaultsOut = ChildJvm.run(List.of(), CacheMain.class).output();
+        assertEquals(10_000L, stats(defaultsOut).get("limit.maxCheckCpuMillis"));
+        String out = ChildJvm.run(List.of("-Dprotocompat.limit.maxCheckCpuMillis=0"), CacheMain.class).output();
+        assertEquals(0, stats(out).get("limit.maxCheckCpuMillis"));
+        assertTrue(rejected(out) > rejected(defaultsOut), out);
+        assertTrue(out.contains("FIRST RESOURCE_LIMIT_EXCEEDED") && out.contains("over its budget of 0 ms")
+                && out.contains("limit.maxCheckCpuMillis"), out);
+    }
+
     @Test
     void anInvalidOrUnknownSettingIsNamed() throws Exception {
         String out = ChildJvm.run(List.of("-Dprotocompat.cache.maxSchemas=lots"), CacheMain.class).output();
