@@ -35,5 +35,5 @@ replay() {
     -runs=0 -seed="$seed" -rss_limit_mb=2048 -timeout="$timeout" -print_final_stats=1
   echo "ci.sh: $target: passed in $((SECONDS - started)) s"
 }
-replay evolve 2000 10
+replay evolve 20000 10
 replay cost 60 60
