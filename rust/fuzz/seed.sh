@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Seeds the fuzz corpora (rust/fuzz/corpus/<target>, not committed) from the shared fixtures:
-# the bad-input catalogue and every compat and conservative case compiled with the protocompat
-# CLI (can_read seeds: FULL under pip246 for compat, under conservative for conservative).
-# `seed.sh evolve` seeds evolve alone, without building the CLI: its input is any bytes (the
-# target builds schemas, evolution steps and messages from them), so its seeds are 64 fixed
-# pseudo-random inputs of 64 to 1024 bytes.
+# Seeds the working fuzz corpora (rust/fuzz/corpus/<target>, not committed; CI replays the
+# committed ones in rust/fuzz/ci-corpus/ instead) from the shared fixtures: the bad-input
+# catalogue and every compat and conservative case compiled with the protocompat CLI (can_read
+# seeds: FULL under pip246 for compat, under conservative for conservative).
+# `seed.sh evolve` and `seed.sh cost` seed one of those two alone, without building the CLI:
+# their input is any bytes (the targets build schemas from them), so their seeds are fixed
+# pseudo-random inputs: 64 of 64 to 1024 bytes for evolve, 32 of 32 to 256 bytes for cost.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 corpus=rust/fuzz/corpus
@@ -18,11 +19,25 @@ for i in range(64):
     open(f"{sys.argv[1]}/seed-{i:02d}", "wb").write(bytes(rng.getrandbits(8) for _ in range(size)))
 PY
 }
+seed_cost() {
+  rm -rf "$corpus/cost" && mkdir -p "$corpus/cost"
+  python3 - "$corpus/cost" <<'PY'
+import random, sys
+rng = random.Random(27)
+for i in range(32):
+    size = rng.randint(32, 256)
+    open(f"{sys.argv[1]}/seed-{i:02d}", "wb").write(bytes(rng.getrandbits(8) for _ in range(size)))
+PY
+}
+case "${1:-}" in
+  evolve | cost)
+    "seed_$1"
+    echo "seeded: $(ls "$corpus/$1" | wc -l) $1"
+    exit 0
+    ;;
+esac
 seed_evolve
-if [ "${1:-}" = evolve ]; then
-  echo "seeded: $(ls "$corpus/evolve" | wc -l) evolve"
-  exit 0
-fi
+seed_cost
 cli=target/release/protocompat
 [ -x "$cli" ] || cargo build --release --locked -p protocompat-cli
 mkdir -p "$corpus/schema_json" "$corpus/descriptor_set" "$corpus/can_read"
@@ -51,4 +66,4 @@ done
 # one_pass reads the same input as descriptor_set, full_both_ways the same as can_read.
 rm -rf "$corpus/one_pass" && cp -r "$corpus/descriptor_set" "$corpus/one_pass"
 rm -rf "$corpus/full_both_ways" && cp -r "$corpus/can_read" "$corpus/full_both_ways"
-echo "seeded: $(ls "$corpus/schema_json" | wc -l) schema_json, $(ls "$corpus/descriptor_set" | wc -l) descriptor_set, $(ls "$corpus/can_read" | wc -l) can_read, $(ls "$corpus/one_pass" | wc -l) one_pass, $(ls "$corpus/full_both_ways" | wc -l) full_both_ways, $(ls "$corpus/evolve" | wc -l) evolve"
+echo "seeded: $(ls "$corpus/schema_json" | wc -l) schema_json, $(ls "$corpus/descriptor_set" | wc -l) descriptor_set, $(ls "$corpus/can_read" | wc -l) can_read, $(ls "$corpus/one_pass" | wc -l) one_pass, $(ls "$corpus/full_both_ways" | wc -l) full_both_ways, $(ls "$corpus/evolve" | wc -l) evolve, $(ls "$corpus/cost" | wc -l) cost"

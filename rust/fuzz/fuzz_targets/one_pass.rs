@@ -19,7 +19,10 @@ fuzz_target!(|data: &[u8]| {
     if let Some(model) = one_pass {
         match after_prescan {
             Ok(other) => assert!(model == other, "the two ways build different models"),
-            Err(error) => panic!("the one pass builds what the prescan refuses: {}", error.message),
+            Err(error) => panic!(
+                "the one pass builds what the prescan refuses: {}",
+                error.message
+            ),
         }
     }
 });

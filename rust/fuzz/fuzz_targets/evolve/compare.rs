@@ -71,6 +71,20 @@ fn short(v: &Value) -> String {
     let mut s = match v {
         Value::Message(m) => format!("{{{}}}", m.to_text_format()),
         Value::Bytes(b) => format!("b{:?}", String::from_utf8_lossy(b)),
+        // Never a message through Debug: it prints the message's descriptor, endlessly for a
+        // recursive one (a stack overflow found replaying derived inputs in CI).
+        Value::List(items) => format!(
+            "[{}]",
+            items.iter().map(short).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Map(entries) => format!(
+            "{{{}}}",
+            entries
+                .iter()
+                .map(|(k, v)| format!("{k:?}: {}", short(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         other => format!("{other:?}"),
     };
     if s.len() > 120 {

@@ -1,0 +1,662 @@
+//! What the `cost` target builds, read from the fuzz input with `arbitrary`: a syntax, a
+//! package, up to eight parts of one root message (each a kind of declaration in a count the
+//! input scales by up to 1,000) and a history. Every count is held inside
+//! `protocompat::Limits::DEFAULT` as it is read ([`Budget`]), so that the engine gets to work
+//! on the schemas instead of refusing them at the door.
+
+use arbitrary::{Result, Unstructured};
+use protocompat::Limits;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    Proto2,
+    Proto3,
+    Edition2023,
+    Edition2024,
+}
+
+impl Syntax {
+    pub fn editions(self) -> bool {
+        matches!(self, Syntax::Edition2023 | Syntax::Edition2024)
+    }
+
+    /// Whether singular fields have explicit presence by default, so may declare defaults.
+    pub fn explicit(self) -> bool {
+        self != Syntax::Proto3
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scalar {
+    Double,
+    Float,
+    Int32,
+    Int64,
+    Uint32,
+    Uint64,
+    Sint32,
+    Sint64,
+    Fixed32,
+    Fixed64,
+    Sfixed32,
+    Sfixed64,
+    Bool,
+    String,
+    Bytes,
+}
+
+pub const SCALARS: [Scalar; 15] = [
+    Scalar::Double,
+    Scalar::Float,
+    Scalar::Int32,
+    Scalar::Int64,
+    Scalar::Uint32,
+    Scalar::Uint64,
+    Scalar::Sint32,
+    Scalar::Sint64,
+    Scalar::Fixed32,
+    Scalar::Fixed64,
+    Scalar::Sfixed32,
+    Scalar::Sfixed64,
+    Scalar::Bool,
+    Scalar::String,
+    Scalar::Bytes,
+];
+
+impl Scalar {
+    /// `FieldDescriptorProto.Type`.
+    pub fn code(self) -> i32 {
+        match self {
+            Scalar::Double => 1,
+            Scalar::Float => 2,
+            Scalar::Int64 => 3,
+            Scalar::Uint64 => 4,
+            Scalar::Int32 => 5,
+            Scalar::Fixed64 => 6,
+            Scalar::Fixed32 => 7,
+            Scalar::Bool => 8,
+            Scalar::String => 9,
+            Scalar::Bytes => 12,
+            Scalar::Uint32 => 13,
+            Scalar::Sfixed32 => 15,
+            Scalar::Sfixed64 => 16,
+            Scalar::Sint32 => 17,
+            Scalar::Sint64 => 18,
+        }
+    }
+
+    pub fn packable(self) -> bool {
+        !matches!(self, Scalar::String | Scalar::Bytes)
+    }
+
+    /// The `n`th type after this one, round the list.
+    pub fn shifted(self, n: usize) -> Scalar {
+        let at = SCALARS.iter().position(|s| *s == self).unwrap_or(0);
+        SCALARS[(at + n) % SCALARS.len()]
+    }
+
+    /// A type a map key may have: this one, or the nearest integer.
+    pub fn as_key(self) -> Scalar {
+        match self {
+            Scalar::Double | Scalar::Float | Scalar::Bytes => Scalar::Int64,
+            s => s,
+        }
+    }
+}
+
+/// How a part differs between the versions of a history: the odd variants change it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vary {
+    Nothing,
+    Retype,
+    Relabel,
+    Default,
+    Rename,
+    Renumber,
+    Drop,
+    Features,
+    Structure,
+}
+
+const VARIES: [Vary; 9] = [
+    Vary::Nothing,
+    Vary::Retype,
+    Vary::Relabel,
+    Vary::Default,
+    Vary::Rename,
+    Vary::Renumber,
+    Vary::Drop,
+    Vary::Features,
+    Vary::Structure,
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Label {
+    Optional,
+    Repeated,
+    Required,
+    /// proto3 `optional`; in Editions, explicit presence set on the field.
+    Proto3Optional,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefaultKind {
+    None,
+    Typed,
+    /// A default of about this many characters (digits for numbers).
+    Long(usize),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapValue {
+    Scalar(Scalar),
+    Enum,
+    Message,
+}
+
+#[derive(Clone, Debug)]
+pub enum Part {
+    /// Fields of one scalar type, or of every type in turn (`scalar` None).
+    Scalars {
+        count: usize,
+        scalar: Option<Scalar>,
+        label: Label,
+        packed: Option<bool>,
+        default: DefaultKind,
+        /// Bytes added to each field's name.
+        pad: usize,
+        json: bool,
+    },
+    /// `copies` enums of `values` values each, and `fields` fields typed with them in turn.
+    Enums {
+        copies: usize,
+        values: usize,
+        fields: usize,
+        closed: bool,
+        alias: bool,
+        default_last: bool,
+    },
+    Oneofs {
+        oneofs: usize,
+        members: usize,
+        scalar: Scalar,
+    },
+    Maps {
+        count: usize,
+        key: Scalar,
+        value: MapValue,
+    },
+    /// `count` messages of `fields_each` fields, each held by a field of the root; the first
+    /// has `big` fields more.
+    Messages {
+        count: usize,
+        fields_each: usize,
+        big: usize,
+        delimited: bool,
+        recursive: bool,
+    },
+    /// Messages nested `depth` deep, each with `fields_each` fields and one to the next.
+    Nested {
+        depth: usize,
+        fields_each: usize,
+    },
+    /// `messages` messages with `ranges` extension ranges each, held by the root, and
+    /// `extensions` extensions of the first.
+    Extensions {
+        messages: usize,
+        ranges: usize,
+        extensions: usize,
+    },
+    Reserved {
+        ranges: usize,
+        names: usize,
+    },
+    /// Fields typed with a message of another file, named relative to the package.
+    Imported {
+        fields: usize,
+        dotted: bool,
+    },
+    Services {
+        methods: usize,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct PartPlan {
+    pub part: Part,
+    pub vary: Vary,
+}
+
+/// Editions features a file sets for everything in it (each `None` keeps the edition's).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FileFeatures {
+    pub presence: Option<i32>,
+    pub enum_type: Option<i32>,
+    pub repeated: Option<i32>,
+    pub utf8: Option<i32>,
+    pub message_encoding: Option<i32>,
+    pub java_closed: Option<bool>,
+    pub java_utf8: Option<i32>,
+    /// Whether the odd variants flip each feature set.
+    pub flip: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub syntax: Syntax,
+    /// Parts `a.` before the package's last part: deep scopes for relative names.
+    pub package_parts: usize,
+    /// Type names written relative to their scope instead of fully qualified.
+    pub relative: bool,
+    pub file_features: Option<FileFeatures>,
+    pub parts: Vec<PartPlan>,
+    /// Existing versions (variants 0 to `existing - 1`); the new schema is variant `existing`.
+    pub existing: usize,
+    /// Bit `i`: existing version `i` (of the first eight) is built from the parts; the others
+    /// are tiny (the root with one field).
+    pub large: u8,
+    pub new_tiny: bool,
+    pub examples: bool,
+}
+
+impl Plan {
+    pub fn package(&self) -> String {
+        let mut package = "a.".repeat(self.package_parts);
+        package.push_str("shop");
+        package
+    }
+
+    pub fn root(&self) -> String {
+        format!("{}.Order", self.package())
+    }
+
+    pub fn read(u: &mut Unstructured<'_>) -> Result<Plan> {
+        let syntax = *u.choose(&[
+            Syntax::Proto2,
+            Syntax::Proto3,
+            Syntax::Edition2023,
+            Syntax::Edition2024,
+        ])?;
+        // Up to 484 parts leaves room under the 1,024-byte name limit for a fully qualified
+        // type name in the package.
+        let package_parts = if u.ratio(1, 4)? {
+            usize::from(u.arbitrary::<u8>()?) * 19 / 10
+        } else {
+            0
+        };
+        let relative = u.arbitrary()?;
+        let file_features = if syntax.editions() && u.arbitrary()? {
+            Some(FileFeatures::read(u)?)
+        } else {
+            None
+        };
+        let mut budget = Budget::new(package_parts * 2 + 4);
+        let mut parts = Vec::new();
+        for _ in 0..u.int_in_range(1..=8)? {
+            let vary = *u.choose(&VARIES)?;
+            parts.push(PartPlan {
+                part: Part::read(u, syntax, &mut budget)?,
+                vary,
+            });
+        }
+        // Mostly a few versions; sometimes a long history (40 to 2,560).
+        let history: u8 = u.arbitrary()?;
+        let existing = if history < 192 {
+            1 + usize::from(history % 4)
+        } else {
+            usize::from(history - 191) * 40
+        };
+        Ok(Plan {
+            syntax,
+            package_parts,
+            relative,
+            file_features,
+            parts,
+            existing,
+            large: u.arbitrary()?,
+            new_tiny: u.ratio(1, 16)?,
+            examples: u.ratio(1, 3)?,
+        })
+    }
+}
+
+impl FileFeatures {
+    fn read(u: &mut Unstructured<'_>) -> Result<FileFeatures> {
+        use crate::desc::feature as f;
+        fn pick(u: &mut Unstructured<'_>, values: &[i32]) -> Result<Option<i32>> {
+            Ok(if u.arbitrary()? {
+                Some(*u.choose(values)?)
+            } else {
+                None
+            })
+        }
+        Ok(FileFeatures {
+            presence: pick(u, &[f::EXPLICIT, f::IMPLICIT])?,
+            enum_type: pick(u, &[f::OPEN, f::CLOSED])?,
+            repeated: pick(u, &[f::PACKED, f::EXPANDED])?,
+            utf8: pick(u, &[f::VERIFY, f::NONE])?,
+            message_encoding: pick(u, &[f::LENGTH_PREFIXED, f::DELIMITED])?,
+            java_closed: if u.arbitrary()? {
+                Some(u.arbitrary()?)
+            } else {
+                None
+            },
+            java_utf8: pick(u, &[f::JAVA_DEFAULT, f::JAVA_VERIFY])?,
+            flip: u.arbitrary()?,
+        })
+    }
+}
+
+/// A count from the input: a byte times 1, 10, 100 or 1,000.
+fn scaled(u: &mut Unstructured<'_>) -> Result<usize> {
+    let count = usize::from(u.arbitrary::<u8>()?);
+    let scale = [1, 10, 100, 1_000][usize::from(u.arbitrary::<u8>()? % 4)];
+    Ok(count * scale)
+}
+
+impl Part {
+    fn read(u: &mut Unstructured<'_>, syntax: Syntax, budget: &mut Budget) -> Result<Part> {
+        let scope = budget.scope;
+        let field = |name: usize, extra: usize| Cost::field(scope, name, extra);
+        Ok(match u.int_in_range(0..=9)? {
+            0 => {
+                let scalar = if u.arbitrary()? {
+                    Some(*u.choose(&SCALARS)?)
+                } else {
+                    None
+                };
+                let label = *u.choose(&[
+                    Label::Optional,
+                    Label::Repeated,
+                    Label::Required,
+                    Label::Proto3Optional,
+                ])?;
+                let default = match u.int_in_range(0..=3)? {
+                    0 | 1 => DefaultKind::None,
+                    2 => DefaultKind::Typed,
+                    _ => DefaultKind::Long(scaled(u)?.max(1) * 4),
+                };
+                let pad = if u.ratio(1, 4)? {
+                    usize::from(u.arbitrary::<u8>()?) * 39 / 10
+                } else {
+                    0
+                };
+                let extra = match default {
+                    DefaultKind::Long(n) => n + 8,
+                    _ => 24,
+                };
+                let want = scaled(u)?;
+                Part::Scalars {
+                    count: budget.fit(want, field(12 + pad, extra)),
+                    scalar,
+                    label,
+                    packed: if u.arbitrary()? {
+                        Some(u.arbitrary()?)
+                    } else {
+                        None
+                    },
+                    default,
+                    pad,
+                    json: u.ratio(1, 4)?,
+                }
+            }
+            1 => {
+                let copies = budget.fit(
+                    1 + usize::from(u.arbitrary::<u8>()? % 100),
+                    Cost::enumeration(scope),
+                );
+                let values = scaled(u)?.max(1);
+                let values = budget.fit(values * copies, Cost::value(scope)) / copies.max(1);
+                let want = scaled(u)?;
+                Part::Enums {
+                    copies,
+                    values: values.max(1),
+                    fields: budget.fit(want, field(14, 40)),
+                    closed: u.arbitrary()?,
+                    alias: u.ratio(1, 8)?,
+                    default_last: u.arbitrary()?,
+                }
+            }
+            2 => {
+                let oneofs = budget.fit(scaled(u)?.max(1), Cost::oneof(scope));
+                let members = 1 + usize::from(u.arbitrary::<u8>()?);
+                let members = budget.fit(members * oneofs, field(14, 4)) / oneofs.max(1);
+                Part::Oneofs {
+                    oneofs,
+                    members,
+                    scalar: *u.choose(&SCALARS)?,
+                }
+            }
+            3 => Part::Maps {
+                count: budget.fit(scaled(u)?, Cost::map(scope)),
+                key: u.choose(&SCALARS)?.as_key(),
+                value: match u.int_in_range(0..=2)? {
+                    0 => MapValue::Scalar(*u.choose(&SCALARS)?),
+                    1 => MapValue::Enum,
+                    _ => MapValue::Message,
+                },
+            },
+            4 => {
+                let fields_each = usize::from(u.arbitrary::<u8>()?);
+                let count = budget.fit(scaled(u)?.max(1), Cost::message(scope, fields_each + 1));
+                let big = budget.fit(scaled(u)?, field(12, 4));
+                Part::Messages {
+                    count,
+                    fields_each,
+                    big,
+                    delimited: syntax.editions() && u.arbitrary()?,
+                    recursive: u.arbitrary()?,
+                }
+            }
+            5 => {
+                let fields_each = usize::from(u.arbitrary::<u8>()? % 64);
+                // Protobuf's nesting limit is 100; the root is one level.
+                let depth = 1 + usize::from(u.arbitrary::<u8>()? % 95);
+                let mut fit = 0;
+                for level in 1..=depth {
+                    let scope = scope + level * 7;
+                    // A fully qualified name of the deepest level stays under the name limit.
+                    if scope > 1_000 || budget.fit(1, Cost::message(scope, fields_each + 1)) == 0 {
+                        break;
+                    }
+                    fit = level;
+                }
+                Part::Nested {
+                    depth: fit.max(1),
+                    fields_each,
+                }
+            }
+            6 => {
+                let ranges = 1 + usize::from(u.arbitrary::<u8>()? % 16);
+                let messages = budget.fit(scaled(u)?.max(1), Cost::ranged(scope, ranges));
+                let extensions = budget.fit(scaled(u)?, field(12, 20));
+                Part::Extensions {
+                    messages,
+                    ranges,
+                    extensions,
+                }
+            }
+            7 => {
+                let ranges = budget.fit(scaled(u)?, Cost::range());
+                let names = budget.fit(scaled(u)?, Cost::reserved_name());
+                Part::Reserved { ranges, names }
+            }
+            8 => {
+                let fields = budget.fit(scaled(u)?, field(12, scope + 10));
+                Part::Imported {
+                    fields,
+                    dotted: u.arbitrary()?,
+                }
+            }
+            _ => {
+                let methods = budget.fit(scaled(u)?, field(12, 2 * scope + 20));
+                Part::Services { methods }
+            }
+        })
+    }
+}
+
+/// What one element costs against each limit, roughly and on the high side.
+#[derive(Clone, Copy, Default)]
+pub struct Cost {
+    bytes: usize,
+    fields: usize,
+    messages: usize,
+    values: usize,
+    declarations: usize,
+    elements: usize,
+    nested: usize,
+    full_names: usize,
+}
+
+impl Cost {
+    /// A field named `name` bytes in a scope of `scope` bytes, with `extra` bytes of type
+    /// name, default and options.
+    fn field(scope: usize, name: usize, extra: usize) -> Cost {
+        Cost {
+            bytes: 16 + name + extra,
+            fields: 1,
+            declarations: 1,
+            elements: 6,
+            nested: 4,
+            full_names: scope + 8 + name,
+            ..Cost::default()
+        }
+    }
+
+    /// A message of `fields` fields.
+    fn message(scope: usize, fields: usize) -> Cost {
+        let field = Cost::field(scope + 10, 12, 24);
+        Cost {
+            bytes: 16 + fields * field.bytes,
+            fields: fields + 1,
+            messages: 1,
+            declarations: 2 + fields,
+            elements: 8 + fields * field.elements,
+            nested: 4 + fields * field.nested,
+            full_names: scope + 12 + fields * field.full_names + field.full_names,
+            values: 0,
+        }
+    }
+
+    fn enumeration(scope: usize) -> Cost {
+        Cost {
+            bytes: 20,
+            declarations: 1,
+            elements: 4,
+            nested: 4,
+            full_names: scope + 12,
+            ..Cost::default()
+        }
+    }
+
+    fn value(scope: usize) -> Cost {
+        Cost {
+            bytes: 20,
+            values: 1,
+            declarations: 1,
+            elements: 3,
+            full_names: scope + 20,
+            ..Cost::default()
+        }
+    }
+
+    fn oneof(scope: usize) -> Cost {
+        Cost {
+            bytes: 12,
+            declarations: 1,
+            elements: 3,
+            nested: 2,
+            full_names: scope + 16,
+            ..Cost::default()
+        }
+    }
+
+    /// A map field, its entry and the entry's two fields.
+    fn map(scope: usize) -> Cost {
+        let mut cost = Cost::message(scope + 8, 2);
+        cost.fields += 1;
+        cost.declarations += 1;
+        cost.bytes += 60;
+        cost.full_names += scope + 30;
+        cost
+    }
+
+    /// A message with `ranges` extension ranges, held by a field of the root.
+    fn ranged(scope: usize, ranges: usize) -> Cost {
+        let mut cost = Cost::message(scope, 1);
+        cost.bytes += ranges * 10;
+        cost.elements += ranges * 3;
+        cost.nested += ranges * 3;
+        cost
+    }
+
+    fn range() -> Cost {
+        Cost {
+            bytes: 14,
+            elements: 3,
+            nested: 3,
+            ..Cost::default()
+        }
+    }
+
+    fn reserved_name() -> Cost {
+        Cost {
+            bytes: 14,
+            elements: 2,
+            ..Cost::default()
+        }
+    }
+}
+
+/// What is left of the default limits, with a margin: each part takes what fits.
+pub struct Budget {
+    left: Cost,
+    /// Bytes of the package, the scope of every full name.
+    scope: usize,
+}
+
+impl Budget {
+    fn new(scope: usize) -> Budget {
+        let l = Limits::DEFAULT;
+        // Schema data is JSON with the set in base64 (4/3), beside room for the marker
+        // message, tiny fields and the synthetic oneofs.
+        Budget {
+            left: Cost {
+                bytes: l.max_schema_bytes * 3 / 4 * 9 / 10,
+                fields: l.max_fields * 9 / 10,
+                messages: l.max_messages * 9 / 10,
+                values: l.max_enum_values * 9 / 10,
+                declarations: l.max_declarations * 9 / 10 - l.max_fields / 10,
+                elements: l.max_elements * 9 / 10,
+                nested: l.max_nested_records * 9 / 10,
+                full_names: l.max_full_name_bytes * 9 / 10,
+            },
+            scope,
+        }
+    }
+
+    /// How many of `want` elements costing `each` fit, taking them.
+    fn fit(&mut self, want: usize, each: Cost) -> usize {
+        let room = |left: usize, one: usize| left.checked_div(one).unwrap_or(usize::MAX);
+        let l = &mut self.left;
+        let n = want
+            .min(room(l.bytes, each.bytes))
+            .min(room(l.fields, each.fields))
+            .min(room(l.messages, each.messages))
+            .min(room(l.values, each.values))
+            .min(room(l.declarations, each.declarations))
+            .min(room(l.elements, each.elements))
+            .min(room(l.nested, each.nested))
+            .min(room(l.full_names, each.full_names));
+        l.bytes -= n * each.bytes;
+        l.fields -= n * each.fields;
+        l.messages -= n * each.messages;
+        l.values -= n * each.values;
+        l.declarations -= n * each.declarations;
+        l.elements -= n * each.elements;
+        l.nested -= n * each.nested;
+        l.full_names -= n * each.full_names;
+        n
+    }
+}
