@@ -17,7 +17,7 @@ mod work;
 
 pub use memory::MeteredAllocator;
 pub use work::decode_units;
-pub(crate) use work::{weight, Allowance, Cost, Work};
+pub(crate) use work::{findings_units, weight, Allowance, Cost, Work};
 
 use std::cell::Cell;
 

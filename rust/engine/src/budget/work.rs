@@ -43,6 +43,27 @@ pub(crate) mod weight {
     /// A finding a rule made, kept or only counted: its description is written either way
     /// (types, defaults, names), about half a microsecond.
     pub const FINDING: u64 = 800;
+    /// A byte of a finding's text (its field's name, what it says of each side): copied into
+    /// the finding, the guard's set of where the profile spoke and the path, and hashed. A
+    /// name of a kilobyte is found in every pair of a history it is in.
+    pub const FINDING_BYTE: u64 = 2;
+    /// A byte of a field's name hashed to ask whether the profile spoke there, which the guard
+    /// asks of every compared field of a pair with findings.
+    pub const NAME_BYTE: u64 = 1;
+    /// A step of the binary search that finds a field by name: each reads a name elsewhere in
+    /// the model, a cache miss in a large message.
+    pub const NAME_LOOKUP_STEP: u64 = 50;
+}
+
+/// What making `violations` cost: each finding and the bytes of its text.
+pub(crate) fn findings_units<'v>(
+    violations: impl IntoIterator<Item = &'v crate::rules::Violation>,
+) -> u64 {
+    violations.into_iter().fold(0, |units, violation| {
+        units
+            .saturating_add(weight::FINDING)
+            .saturating_add((violation.text_bytes() as u64).saturating_mul(weight::FINDING_BYTE))
+    })
 }
 
 /// What decoding one schema costs in work units: its bytes, its declarations, the steps its

@@ -22,7 +22,7 @@ pub(crate) fn field_number_changed(pair: &MessagePair, found: &mut Vec<Violation
         if settled {
             continue;
         }
-        if let Some(reader) = pair.reader.field_named(writer.name()) {
+        if let Some(reader) = pair.field_named(pair.reader, writer.name()) {
             renumbered(writer, reader, found);
         }
     }
@@ -34,7 +34,7 @@ fn from_the_reader(pair: &MessagePair, found: &mut Vec<Violation>) {
     let mut pairs: Vec<(FieldRef<'_>, FieldRef<'_>)> = pair
         .reader
         .fields()
-        .filter_map(|reader| Some((pair.writer.field_named(reader.name())?, reader)))
+        .filter_map(|reader| Some((pair.field_named(pair.writer, reader.name())?, reader)))
         .collect();
     pairs.sort_unstable_by_key(|(writer, _)| writer.id());
     for (writer, reader) in pairs {

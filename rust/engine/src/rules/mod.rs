@@ -25,6 +25,7 @@ mod type_changed;
 mod unsupported;
 mod utf8;
 
+use std::cell::Cell;
 use std::fmt;
 
 use serde::Serialize;
@@ -133,17 +134,44 @@ pub(crate) struct MessagePair<'p, 'a> {
     /// each with the reader's: looked up once for every rule. Empty for the roots' check,
     /// which runs before any field is compared.
     pub matched: &'p [(FieldRef<'a>, FieldRef<'a>)],
+    /// The steps of the binary searches the rules made for fields by name, for the walk to
+    /// charge: each step reads a name elsewhere in the model, and a rule may look up every
+    /// field of a large message in every pair.
+    pub lookup_steps: Cell<u64>,
 }
 
 impl<'p, 'a> MessagePair<'p, 'a> {
+    pub(crate) fn new(
+        writer: MessageRef<'a>,
+        reader: MessageRef<'a>,
+        matched: &'p [(FieldRef<'a>, FieldRef<'a>)],
+    ) -> MessagePair<'p, 'a> {
+        MessagePair {
+            writer,
+            reader,
+            matched,
+            lookup_steps: Cell::new(0),
+        }
+    }
+
     /// The same pair the other way round, with `matched` the same field pairs swapped, in the
     /// new writer's order.
     pub(crate) fn back(&self, matched: &'p [(FieldRef<'a>, FieldRef<'a>)]) -> MessagePair<'p, 'a> {
-        MessagePair {
-            writer: self.reader,
-            reader: self.writer,
-            matched,
-        }
+        MessagePair::new(self.reader, self.writer, matched)
+    }
+
+    /// `side`'s field called `name` ([`MessageRef::field_named`]), its search counted in
+    /// [`MessagePair::lookup_steps`].
+    pub(crate) fn field_named(&self, side: MessageRef<'a>, name: &str) -> Option<FieldRef<'a>> {
+        let steps = usize::BITS - side.fields().len().leading_zeros();
+        self.lookup_steps
+            .set(self.lookup_steps.get() + u64::from(steps));
+        side.field_named(name)
+    }
+
+    /// The lookup steps counted since the last call.
+    pub(crate) fn take_lookup_steps(&self) -> u64 {
+        self.lookup_steps.take()
     }
 }
 
@@ -240,6 +268,12 @@ pub(crate) struct Violation {
 }
 
 impl Violation {
+    /// The bytes of its text: its field's name and what it says of each side, each copied
+    /// again (into the guard's set, the path, the report) and hashed.
+    pub(crate) fn text_bytes(&self) -> usize {
+        self.field.as_ref().map_or(0, String::len) + self.writer.len() + self.reader.len()
+    }
+
     /// A finding about a field matched by number.
     pub(crate) fn on_fields(pair: &FieldPair, writer: String, reader: String) -> Violation {
         Violation {

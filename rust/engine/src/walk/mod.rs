@@ -25,7 +25,7 @@ pub(crate) use reachable::{reached_weight, Side};
 pub use verdict::KEPT_FINDINGS;
 pub(crate) use verdict::{Found, Verdict};
 
-use crate::budget::{weight, Allowance};
+use crate::budget::{findings_units, weight, Allowance};
 use crate::error::CheckError;
 use crate::example::{self, ExampleBudget, Subject};
 use crate::model::{FieldRef, MessageRef};
@@ -143,6 +143,10 @@ impl Flagged {
         }
     }
 
+    fn holds_any_field(&self) -> bool {
+        !self.fields.is_empty()
+    }
+
     fn holds_field(&self, name: &str) -> bool {
         self.fields.contains(name)
     }
@@ -155,6 +159,15 @@ impl Flagged {
         }
         self.message = false;
     }
+}
+
+/// What a message rule's look at a pair cost beyond the pair's own charges: the findings it
+/// made and the fields it looked up by name.
+fn spent(pair: &MessagePair, violations: &[Violation]) -> u64 {
+    findings_units(violations).saturating_add(
+        pair.take_lookup_steps()
+            .saturating_mul(weight::NAME_LOOKUP_STEP),
+    )
 }
 
 /// Stops the walk (`Ok(None)`) when the allowance cannot pay.
@@ -181,17 +194,13 @@ fn walk<'a>(
     let mut verdict = Verdict::default();
     // Whether the way back still has to be asked: until it finds something.
     let mut ask_back = both_ways;
-    let roots = MessagePair {
-        writer,
-        reader,
-        matched: &[],
-    };
+    let roots = MessagePair::new(writer, reader, &[]);
     for rule in rules {
         if let Check::Roots(check) = rule.check {
             if let Some(violation) = check(&roots) {
                 // Different root messages are different types: comparing their fields
                 // would only add noise to a verdict that is already final.
-                pay!(allowance.once(weight::FINDING));
+                pay!(allowance.once(findings_units([&violation])));
                 let path = bound(reader.full_name(), PATH_LIMIT);
                 verdict.record(rule, |_| path, violation);
                 let back_finds = both_ways && check(&roots.back(&[])).is_some();
@@ -285,11 +294,7 @@ fn walk<'a>(
                 .filter_map(|w| reader.field(w.number()).map(|r| (w, r))),
         );
         pay!(allowance.each_way(matched.len(), weight::COMPARISON, true));
-        let pair = MessagePair {
-            writer,
-            reader,
-            matched: &matched,
-        };
+        let pair = MessagePair::new(writer, reader, &matched);
         field_rules.clear();
         own_messages.clear();
         guard_messages.clear();
@@ -299,7 +304,7 @@ fn walk<'a>(
                 Check::Messages(check) => {
                     own_messages.push((rule, check));
                     check(&pair, &mut violations);
-                    pay!(allowance.once(violations.len() as u64 * weight::FINDING));
+                    pay!(allowance.once(spent(&pair, &violations)));
                     for violation in violations.drain(..) {
                         if !guard.is_empty() {
                             flagged.add(&violation.field);
@@ -328,15 +333,18 @@ fn walk<'a>(
                 matched_back.sort_unstable_by_key(|(field, _)| field.id());
             }
             let back = pair.back(&matched_back);
+            let mut back_units = 0u64;
             ask_back = !own_messages
                 .iter()
                 .chain(&guard_messages)
                 .any(|(_, check)| {
                     check(&back, &mut violations);
                     let found = !violations.is_empty();
+                    back_units = back_units.saturating_add(findings_units(&violations));
                     violations.clear();
                     found
                 });
+            pay!(allowance.once(spent(&back, &[]).saturating_add(back_units)));
         }
         for &(writer_field, reader_field) in &matched {
             if writer_field.same_scalar_declaration(&reader_field) {
@@ -350,13 +358,18 @@ fn walk<'a>(
             let fields = FieldPair::new(writer_field, reader_field);
             // Whether the profile's own rules found something at this field, so that its
             // guard stays silent there.
-            let mut guarded = !guard.is_empty() && flagged.holds_field(reader_field.name());
+            let mut guarded = false;
+            if !guard.is_empty() && flagged.holds_any_field() {
+                let name = reader_field.name();
+                pay!(allowance.once(name.len() as u64 * weight::NAME_BYTE));
+                guarded = flagged.holds_field(name);
+            }
             for &(rule, check, of_guard) in &field_rules {
                 if of_guard && guarded {
                     continue;
                 }
                 if let Some(violation) = check(&fields) {
-                    pay!(allowance.once(weight::FINDING));
+                    pay!(allowance.once(findings_units([&violation])));
                     if !of_guard && !guard.is_empty() {
                         guarded = true;
                         flagged.add(&violation.field);
@@ -392,7 +405,7 @@ fn walk<'a>(
                                 continue;
                             }
                             check(w, r, &mut violations);
-                            pay!(allowance.once(violations.len() as u64 * weight::FINDING));
+                            pay!(allowance.once(findings_units(&violations)));
                             for mut violation in violations.drain(..) {
                                 violation.field = Some(reader_field.name().to_owned());
                                 violation.number = Some(reader_field.number());
@@ -419,8 +432,9 @@ fn walk<'a>(
         }
         for &(rule, check) in &guard_messages {
             check(&pair, &mut violations);
-            pay!(allowance.once(violations.len() as u64 * weight::FINDING));
+            pay!(allowance.once(spent(&pair, &violations)));
             for violation in violations.drain(..) {
+                // Hashed for the look-up, as the finding's text was.
                 if !flagged.holds(&violation.field) {
                     let subject = Subject::of(&violation);
                     let kept = verdict.record(rule, |f| paths.render(step, f), violation);

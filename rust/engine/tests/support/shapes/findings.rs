@@ -23,6 +23,22 @@ pub(super) const REQUIRED_ADDED_HISTORY: Shape = Shape {
     history: 10,
 };
 
+pub(super) const REQUIRED_LONG_NAMES: Shape = Shape {
+    name: "required-long-names",
+    about: "as required-added-history, but 9,000 `required` fixed32 fields named with 1,000 bytes each, against 300 tiny versions (found by the cost fuzz target: each finding copies and hashes its field's name)",
+    build: tiny,
+    new: Some(required_long_names),
+    history: 300,
+};
+
+pub(super) const LOOKED_UP_LONG_NAMES: Shape = Shape {
+    name: "looked-up-long-names",
+    about: "9,000 message fields renamed to 1,000-byte names and `id` retyped, against 300 versions with the short names: where the profile found something, each field's name is looked up for the guard",
+    build: short_names,
+    new: Some(long_names),
+    history: 300,
+};
+
 pub(super) const RETYPED: Shape = Shape::pair(
     "retyped",
     "99,000 fields of the root, int32 in one variant and string in the next: a failure for every field, both ways",
@@ -70,6 +86,49 @@ fn required_added(v: usize) -> Vec<u8> {
     root.message_type.push(order);
     root.message_type.push(message(&format!("V{v}")));
     schema(vec![root], "shop.Order", "order.proto")
+}
+
+/// A 1,000-byte field name, distinct for each `i`.
+fn long_name(i: usize) -> String {
+    format!("{:x<1000}", format!("f{i}_"))
+}
+
+fn required_long_names(v: usize) -> Vec<u8> {
+    let mut root = file("order.proto", "shop", "proto2");
+    let mut order = message("Order");
+    order.field.push(field("id", 1, Type::Int32, None));
+    for i in 2..=9_001 {
+        let mut required = field(&long_name(i), i, Type::Fixed32, None);
+        required.label = Some(Label::Required as i32);
+        order.field.push(required);
+    }
+    root.message_type.push(order);
+    root.message_type.push(message(&format!("V{v}")));
+    schema(vec![root], "shop.Order", "order.proto")
+}
+
+/// `Order { int32 id = 1; M m2 = 2; … M m9001 = 9001; }`, the fields named by `name`.
+fn held_messages(v: usize, id: Type, name: fn(usize) -> String) -> Vec<u8> {
+    let mut root = file("order.proto", "shop", "proto3");
+    let mut order = message("Order");
+    order.field.push(field("id", 1, id, None));
+    for i in 2..=9_001 {
+        order
+            .field
+            .push(field(&name(i), i, Type::Message, Some(".shop.M")));
+    }
+    root.message_type.push(order);
+    root.message_type.push(message("M"));
+    root.message_type.push(message(&format!("V{v}")));
+    schema(vec![root], "shop.Order", "order.proto")
+}
+
+fn short_names(v: usize) -> Vec<u8> {
+    held_messages(v, Type::Int32, |i| format!("m{i}"))
+}
+
+fn long_names(v: usize) -> Vec<u8> {
+    held_messages(v, Type::String, long_name)
 }
 
 fn retyped(v: usize) -> Vec<u8> {

@@ -140,6 +140,8 @@ pub const SHAPES: &[Shape] = &[
     ),
     findings::REQUIRED_ADDED,
     findings::REQUIRED_ADDED_HISTORY,
+    findings::REQUIRED_LONG_NAMES,
+    findings::LOOKED_UP_LONG_NAMES,
     findings::RETYPED,
     findings::ONEOF_MEMBERS,
     findings::ENUM_DEFAULTS,
