@@ -405,7 +405,12 @@ fn walk<'a>(
                                 continue;
                             }
                             check(w, r, &mut violations);
-                            pay!(allowance.once(findings_units(&violations)));
+                            // Each finding also gets the field's name, copied in below.
+                            let named = (violations.len() * reader_field.name().len()) as u64;
+                            pay!(allowance.once(
+                                findings_units(&violations)
+                                    .saturating_add(named.saturating_mul(weight::FINDING_BYTE))
+                            ));
                             for mut violation in violations.drain(..) {
                                 violation.field = Some(reader_field.name().to_owned());
                                 violation.number = Some(reader_field.number());
