@@ -138,6 +138,7 @@ pub const SHAPES: &[Shape] = &[
         "the most oneofs allowed, named, in the root message",
         counts::oneofs,
     ),
+    pairs::SPARSE_NUMBERS,
     findings::REQUIRED_ADDED,
     findings::REQUIRED_ADDED_HISTORY,
     findings::REQUIRED_LONG_NAMES,

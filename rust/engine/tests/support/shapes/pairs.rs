@@ -4,7 +4,7 @@
 use prost_types::field_descriptor_proto::Type;
 use prost_types::{EnumDescriptorProto, EnumValueDescriptorProto};
 
-use super::{field, file, message, schema};
+use super::{field, file, message, schema, Shape};
 
 /// The writer's field `i` holds enum `i / 99`, the reader's `i % 99`: every (writer, reader)
 /// pair of enums is reached once. Variants rename every enum and value, so an odd and an even
@@ -73,4 +73,35 @@ pub(super) fn structure_pairs(v: usize) -> Vec<u8> {
     root.message_type.push(order);
     root.message_type.push(message(&format!("V{v}")));
     schema(vec![root], "shop.Order", "order.proto")
+}
+
+pub(super) const SPARSE_NUMBERS: Shape = Shape {
+    name: "sparse-numbers",
+    about: "a new root of 99,000 fields numbered 20,000 + 2i, against 1,000 versions of 1,000 fields numbered 20,001 + 2i: no number matches, and no field sits where its number would put it",
+    build: sparse_version,
+    new: Some(sparse_new),
+    history: 1_000,
+};
+
+/// `Order` with `count` int32 fields numbered `first`, `first + 2`, … (past the reserved
+/// 19000-19999, so `field` leaves them as they are but for its step over those).
+fn sparse(v: usize, count: usize, first: usize) -> Vec<u8> {
+    let mut root = file("order.proto", "shop", "proto3");
+    let mut order = message("Order");
+    for i in 0..count {
+        order
+            .field
+            .push(field(&format!("f{i}"), first + 2 * i, Type::Int32, None));
+    }
+    root.message_type.push(order);
+    root.message_type.push(message(&format!("V{v}")));
+    schema(vec![root], "shop.Order", "order.proto")
+}
+
+fn sparse_version(v: usize) -> Vec<u8> {
+    sparse(v, 1_000, 20_001)
+}
+
+fn sparse_new(v: usize) -> Vec<u8> {
+    sparse(v, 99_000, 20_000)
 }
