@@ -63,13 +63,27 @@ class BrokerClusterIT {
         return topic;
     }
 
+    private static final int MOVE_ATTEMPTS = 8;
+
     /** Moves the topic's bundle to {@code destination}, and checks that it did move there. */
     private static void moveBundle(String topic, Broker from, Broker destination) throws Exception {
         String namespace = topic.substring(0, topic.lastIndexOf('/'));
         String bundle = namespace + "/" + cluster.bundle(topic);
         assertTrue(from.ownedBundles().contains(bundle), from + " owns " + bundle + ": " + from.ownedBundles());
-        cluster.unload(namespace, cluster.bundle(topic), destination);
-        assertEquals(destination, cluster.owner(topic), "the lookup after the unload");
+        // The unload's destination is a preference the load manager may not honour: in CI, a
+        // lookup after one unload once placed the bundle back on its old owner. Unloaded again
+        // until it lands there, a few times at most.
+        Broker owner = null;
+        int unloads = 0;
+        while (unloads < MOVE_ATTEMPTS && !destination.equals(owner)) {
+            cluster.unload(namespace, cluster.bundle(topic), destination);
+            owner = cluster.owner(topic);
+            unloads++;
+        }
+        if (unloads > 1) {
+            System.out.println("moveBundle: " + bundle + " reached " + owner + " after " + unloads + " unloads");
+        }
+        assertEquals(destination, owner, "the lookup after " + MOVE_ATTEMPTS + " unloads at most");
         assertTrue(destination.ownedBundles().contains(bundle), destination + " owns " + bundle);
         assertFalse(from.ownedBundles().contains(bundle), from + " no longer owns " + bundle);
     }
