@@ -9,7 +9,7 @@
 //! memory budget is, between the steps of a check.
 
 use std::cell::Cell;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::error::CheckError;
 
@@ -39,38 +39,61 @@ fn wall() -> Duration {
     START.get_or_init(std::time::Instant::now).elapsed()
 }
 
-/// The CPU budget of the check running on this thread. The clock is a system call, about as
-/// long as a whole check the caches answer, so it is first read when the check starts work
-/// that costs something ([`Cpu::arm`]: a decode or a walk); a check the caches answer never
-/// reads it.
+/// How long a check runs, by the wall clock, before its CPU clock is first read: a thread
+/// cannot have used more CPU time than the wall time that passed, and the CPU clock is a
+/// system call, a few percent of a cold check of small schemas, which therefore reads none.
+const FIRST_READ_AFTER: Duration = Duration::from_millis(1);
+
+/// The CPU budget of the check running on this thread. Started when the check starts work that
+/// costs something ([`Cpu::arm`]: a decode or a walk), by the wall clock, which costs no system
+/// call; a check the caches answer never starts it. The CPU clock is first read once a
+/// millisecond of wall time has passed, and the CPU used until then is counted as that wall
+/// time, which it cannot exceed.
 pub(crate) struct Cpu {
-    start: Cell<Option<Duration>>,
+    began: Cell<Option<Instant>>,
+    /// The first reading of the CPU clock, and the wall time that had passed by then.
+    first: Cell<Option<(Duration, Duration)>>,
     limit: Duration,
 }
 
 impl Cpu {
     pub(crate) fn new(limit_millis: usize) -> Cpu {
         Cpu {
-            start: Cell::new(None),
+            began: Cell::new(None),
+            first: Cell::new(None),
             limit: Duration::from_millis(limit_millis as u64),
         }
     }
 
     /// Starts the clock, if it is not running yet.
     pub(crate) fn arm(&self) {
-        if self.start.get().is_none() {
-            self.start.set(Some(thread_cpu()));
+        if self.began.get().is_none() {
+            self.began.set(Some(Instant::now()));
         }
+    }
+
+    /// The CPU time used since the clock started, at most: `None` while it cannot be over the
+    /// budget yet and the CPU clock has not been read.
+    fn used(&self) -> Option<Duration> {
+        let began = self.began.get()?;
+        if let Some((cpu, before)) = self.first.get() {
+            return Some(before + thread_cpu().saturating_sub(cpu));
+        }
+        let elapsed = began.elapsed();
+        if elapsed <= FIRST_READ_AFTER.min(self.limit) {
+            return None;
+        }
+        self.first.set(Some((thread_cpu(), elapsed)));
+        Some(elapsed)
     }
 
     /// Refuses the check once its thread has used more CPU time than its budget since the
     /// clock started.
     #[inline]
     pub(crate) fn check(&self, step: &str) -> Result<(), CheckError> {
-        let Some(start) = self.start.get() else {
+        let Some(used) = self.used() else {
             return Ok(());
         };
-        let used = thread_cpu().saturating_sub(start);
         if used <= self.limit {
             return Ok(());
         }
@@ -83,5 +106,39 @@ impl Cpu {
             ),
             "limit.maxCheckCpuMillis",
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cpu_clock_is_read_only_after_a_millisecond_and_counts_no_sleep() {
+        let cpu = Cpu::new(10_000);
+        assert!(cpu.used().is_none(), "not started");
+        cpu.arm();
+        // Nothing read within the first millisecond of wall time: a small check reads nothing.
+        // (A slow machine may pass the millisecond already; then the wall time is counted.)
+        let first = cpu.used();
+        assert!(first.is_none_or(|used| used >= FIRST_READ_AFTER));
+        std::thread::sleep(Duration::from_millis(5));
+        let before = cpu.used().expect("read after a millisecond");
+        assert!(before >= Duration::from_millis(5), "{before:?}");
+        // Sleeping uses no CPU time: counted by the CPU clock from its first reading on.
+        std::thread::sleep(Duration::from_millis(200));
+        let after = cpu.used().expect("read");
+        assert!(
+            after < before + Duration::from_millis(100),
+            "{before:?}, then {after:?} after sleeping 200 ms"
+        );
+    }
+
+    #[test]
+    fn a_budget_of_nothing_refuses_any_work() {
+        let cpu = Cpu::new(0);
+        cpu.arm();
+        std::thread::sleep(Duration::from_millis(1));
+        assert!(cpu.check("at once").is_err());
     }
 }
