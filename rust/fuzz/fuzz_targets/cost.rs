@@ -13,7 +13,8 @@
 //! a history: one to four versions, or 40 to 2,560 (the first eight large or tiny as the input
 //! says, the rest tiny), every odd version changing each part as the input says (retyped,
 //! relabeled, defaults changed, renamed, renumbered, half dropped, features flipped, types
-//! shared) so that every pair has something to find (`cost/build.rs`, `cost/parts.rs`).
+//! shared) so that every pair has something to find (`cost/build.rs`, `cost/parts.rs`,
+//! `cost/declared.rs`).
 //!
 //! Each input is checked under both profiles, FULL against the last version and
 //! FULL_TRANSITIVE against all of them, with nothing cached (as a broker just restarted
@@ -25,8 +26,12 @@
 //! that a slow or fat input is a finding too.
 #![no_main]
 
+#[path = "cost/budget.rs"]
+mod budget;
 #[path = "cost/build.rs"]
 mod build;
+#[path = "cost/declared.rs"]
+mod declared;
 #[path = "cost/desc.rs"]
 mod desc;
 #[path = "cost/measure.rs"]
