@@ -121,6 +121,33 @@ fn each_rule_id_of_the_engine_has_one_heading_and_no_other_id_has_one() {
     );
 }
 
+/// Every rule's entry says what to write instead: an edit of the new schema that makes the
+/// finding go away (the stored versions are history and cannot change), or why no edit helps
+/// and what does. Error IDs refuse the input and have their own entries.
+#[test]
+fn every_rule_says_what_to_write_instead() {
+    let doc = document();
+    let lines = prose(&doc);
+    for id in RuleId::all().map(RuleId::id) {
+        let heading = format!("### {id}");
+        let start = lines
+            .iter()
+            .position(|l| *l == heading)
+            .unwrap_or_else(|| panic!("no `{heading}`"));
+        let section = lines[start + 1..]
+            .iter()
+            .take_while(|l| !l.starts_with("#"));
+        let remedies: Vec<&&str> = section
+            .filter(|l| l.starts_with("**What to write instead:** "))
+            .collect();
+        assert_eq!(
+            remedies.len(),
+            1,
+            "{id}: its entry needs one `**What to write instead:**` paragraph"
+        );
+    }
+}
+
 /// The Rule index lists each ID once, linked to its heading, with what each profile does with
 /// it: the severity it has among the profile's rules or its guard, `error` for an ID the input
 /// is refused under, `fails` for a strategy's own rejection, `—` for a rule it does not run.
