@@ -405,15 +405,14 @@ fn walk<'a>(
                                 continue;
                             }
                             check(w, r, &mut violations);
-                            // Each finding also gets the field's name, copied in below.
-                            let named = (violations.len() * reader_field.name().len()) as u64;
-                            pay!(allowance.once(
-                                findings_units(&violations)
-                                    .saturating_add(named.saturating_mul(weight::FINDING_BYTE))
-                            ));
-                            for mut violation in violations.drain(..) {
+                            // Each finding is about the field that met the enums, and is charged
+                            // with its name, as every finding is.
+                            for violation in &mut violations {
                                 violation.field = Some(reader_field.name().to_owned());
                                 violation.number = Some(reader_field.number());
+                            }
+                            pay!(allowance.once(findings_units(&violations)));
+                            for violation in violations.drain(..) {
                                 let subject = Subject::of(&violation);
                                 let kept =
                                     verdict.record(rule, |f| paths.render(step, f), violation);
