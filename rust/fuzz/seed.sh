@@ -9,26 +9,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 corpus=rust/fuzz/corpus
-seed_evolve() {
-  rm -rf "$corpus/evolve" && mkdir -p "$corpus/evolve"
-  python3 - "$corpus/evolve" <<'PY'
+# seed_random TARGET RNG_SEED COUNT MIN_BYTES MAX_BYTES: COUNT fixed pseudo-random inputs.
+seed_random() {
+  rm -rf "$corpus/$1" && mkdir -p "$corpus/$1"
+  python3 - "$corpus/$1" "$2" "$3" "$4" "$5" <<'PY'
 import random, sys
-rng = random.Random(246)
-for i in range(64):
-    size = rng.randint(64, 1024)
-    open(f"{sys.argv[1]}/seed-{i:02d}", "wb").write(bytes(rng.getrandbits(8) for _ in range(size)))
+out, seed, count, low, high = sys.argv[1], *map(int, sys.argv[2:])
+rng = random.Random(seed)
+for i in range(count):
+    size = rng.randint(low, high)
+    open(f"{out}/seed-{i:02d}", "wb").write(bytes(rng.getrandbits(8) for _ in range(size)))
 PY
 }
-seed_cost() {
-  rm -rf "$corpus/cost" && mkdir -p "$corpus/cost"
-  python3 - "$corpus/cost" <<'PY'
-import random, sys
-rng = random.Random(27)
-for i in range(32):
-    size = rng.randint(32, 256)
-    open(f"{sys.argv[1]}/seed-{i:02d}", "wb").write(bytes(rng.getrandbits(8) for _ in range(size)))
-PY
-}
+seed_evolve() { seed_random evolve 246 64 64 1024; }
+seed_cost() { seed_random cost 27 32 32 256; }
 case "${1:-}" in
   evolve | cost)
     "seed_$1"
