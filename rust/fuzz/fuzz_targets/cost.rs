@@ -40,6 +40,8 @@ mod measure;
 mod parts;
 #[path = "cost/plan.rs"]
 mod plan;
+#[path = "common/scalar.rs"]
+mod scalar;
 
 use std::sync::OnceLock;
 

@@ -24,6 +24,8 @@ mod examples;
 mod gen;
 #[path = "evolve/ir.rs"]
 mod ir;
+#[path = "common/scalar.rs"]
+mod scalar;
 #[path = "evolve/wire.rs"]
 mod wire;
 

@@ -26,67 +26,12 @@ impl Syntax {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scalar {
-    Double,
-    Float,
-    Int32,
-    Int64,
-    Uint32,
-    Uint64,
-    Sint32,
-    Sint64,
-    Fixed32,
-    Fixed64,
-    Sfixed32,
-    Sfixed64,
-    Bool,
-    String,
-    Bytes,
-}
-
-pub const SCALARS: [Scalar; 15] = [
-    Scalar::Double,
-    Scalar::Float,
-    Scalar::Int32,
-    Scalar::Int64,
-    Scalar::Uint32,
-    Scalar::Uint64,
-    Scalar::Sint32,
-    Scalar::Sint64,
-    Scalar::Fixed32,
-    Scalar::Fixed64,
-    Scalar::Sfixed32,
-    Scalar::Sfixed64,
-    Scalar::Bool,
-    Scalar::String,
-    Scalar::Bytes,
-];
+pub use crate::scalar::{Scalar, SCALARS};
 
 impl Scalar {
     /// `FieldDescriptorProto.Type`.
     pub fn code(self) -> i32 {
-        match self {
-            Scalar::Double => 1,
-            Scalar::Float => 2,
-            Scalar::Int64 => 3,
-            Scalar::Uint64 => 4,
-            Scalar::Int32 => 5,
-            Scalar::Fixed64 => 6,
-            Scalar::Fixed32 => 7,
-            Scalar::Bool => 8,
-            Scalar::String => 9,
-            Scalar::Bytes => 12,
-            Scalar::Uint32 => 13,
-            Scalar::Sfixed32 => 15,
-            Scalar::Sfixed64 => 16,
-            Scalar::Sint32 => 17,
-            Scalar::Sint64 => 18,
-        }
-    }
-
-    pub fn packable(self) -> bool {
-        !matches!(self, Scalar::String | Scalar::Bytes)
+        self.pb() as i32
     }
 
     /// The `n`th type after this one, round the list.

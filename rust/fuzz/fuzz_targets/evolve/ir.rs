@@ -22,44 +22,9 @@ pub enum Syntax {
     Proto3,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Scalar {
-    Double,
-    Float,
-    Int32,
-    Int64,
-    Uint32,
-    Uint64,
-    Sint32,
-    Sint64,
-    Fixed32,
-    Fixed64,
-    Sfixed32,
-    Sfixed64,
-    Bool,
-    String,
-    Bytes,
-}
+pub use crate::scalar::{Scalar, SCALARS};
 
 use Scalar as S;
-
-pub const SCALARS: [Scalar; 15] = [
-    S::Double,
-    S::Float,
-    S::Int32,
-    S::Int64,
-    S::Uint32,
-    S::Uint64,
-    S::Sint32,
-    S::Sint64,
-    S::Fixed32,
-    S::Fixed64,
-    S::Sfixed32,
-    S::Sfixed64,
-    S::Bool,
-    S::String,
-    S::Bytes,
-];
 
 /// The types a map key may have.
 pub const KEY_SCALARS: [Scalar; 12] = [
@@ -96,30 +61,6 @@ impl Scalar {
             S::String => "string",
             S::Bytes => "bytes",
         }
-    }
-
-    fn pb(self) -> PbType {
-        match self {
-            S::Double => PbType::Double,
-            S::Float => PbType::Float,
-            S::Int32 => PbType::Int32,
-            S::Int64 => PbType::Int64,
-            S::Uint32 => PbType::Uint32,
-            S::Uint64 => PbType::Uint64,
-            S::Sint32 => PbType::Sint32,
-            S::Sint64 => PbType::Sint64,
-            S::Fixed32 => PbType::Fixed32,
-            S::Fixed64 => PbType::Fixed64,
-            S::Sfixed32 => PbType::Sfixed32,
-            S::Sfixed64 => PbType::Sfixed64,
-            S::Bool => PbType::Bool,
-            S::String => PbType::String,
-            S::Bytes => PbType::Bytes,
-        }
-    }
-
-    fn packable(self) -> bool {
-        !matches!(self, S::String | S::Bytes)
     }
 }
 
