@@ -31,6 +31,15 @@ pub struct Request {
     /// Shown by default, in every format.
     #[arg(long)]
     pub no_examples: bool,
+    /// Leave out each finding's remedies: the edits to NEW that make the finding go away
+    /// (docs/rules.md, "What to write instead"). Shown by default, in every format.
+    #[arg(long)]
+    pub no_fixes: bool,
+    /// Apply the remedies to NEW's .proto files (the first one of each finding that can be
+    /// placed in the source), then check again and report what is left. Review the change
+    /// as a diff in your tree.
+    #[arg(long, conflicts_with = "no_fixes")]
+    pub fix: bool,
     /// The existing schema, as an input of its own: a .proto file, a directory or git
     /// tree (.git#ref=main,subdir=proto) holding NEW's file or --root's message, Pulsar
     /// schema JSON (one, or a saved `schemas get --all-version` history), or a descriptor
@@ -177,17 +186,36 @@ pub fn run(request: Request) -> ExitCode {
             }
         }
     }
-    report(&request, limits, strategy, new, existing, notes)
+    let reload = || load_one(new_input, &new_side);
+    let sides = Sides {
+        new,
+        existing,
+        reload: &reload,
+    };
+    report(&request, request.fix, limits, strategy, sides, notes)
 }
 
-fn report(
-    request: &Request,
-    limits: Limits,
-    strategy: Option<Strategy>,
+/// The schemas of a check, and how to load NEW again after `--fix` edited it.
+struct Sides<'r> {
     new: Loaded,
     existing: Vec<Loaded>,
+    reload: &'r dyn Fn() -> Result<Loaded, String>,
+}
+
+/// `fixing`: apply the remedies (`--fix`) before reporting.
+fn report(
+    request: &Request,
+    fixing: bool,
+    limits: Limits,
+    strategy: Option<Strategy>,
+    sides: Sides,
     mut notes: Vec<String>,
 ) -> ExitCode {
+    let Sides {
+        new,
+        existing,
+        reload,
+    } = sides;
     let format = request.format;
     let strategy = strategy.unwrap_or(Strategy::Full);
     let existing = match broker::on_upload(strategy, &existing, &new.data) {
@@ -243,8 +271,79 @@ fn report(
         &notes,
         request.fail_on_warning,
     );
+    let run = if request.no_fixes {
+        run
+    } else {
+        run.with_fixes(&limits)
+    };
+    if fixing {
+        return fix(request, &run, limits, strategy, reload);
+    }
     print_out(&output::render(format, &run));
     ExitCode::from(if run.failed() { 1 } else { 0 })
+}
+
+/// `--fix`: writes the remedies into NEW's files, says what it did on stderr, then checks the
+/// edited schema against the same existing schemas and reports that.
+fn fix(
+    request: &Request,
+    run: &Run,
+    limits: Limits,
+    strategy: Strategy,
+    reload: &dyn Fn() -> Result<Loaded, String>,
+) -> ExitCode {
+    let format = request.format;
+    let label = &run.new.label;
+    let source = run.fix_source().and_then(|fixes| fixes.source());
+    let editable = source.is_some_and(|s| s.editable());
+    let Some(source) = source.filter(|_| editable) else {
+        return refuse(
+            format,
+            Some(label),
+            None,
+            "--fix edits .proto source on disk: NEW must be a .proto file or a directory of              them (not a descriptor set, Pulsar schema JSON or a git tree)",
+        );
+    };
+    let fixes: Vec<(String, Vec<crate::fix::Fix>)> = run
+        .findings()
+        .map(|(finding, _)| (run.render(finding), run.fixes(finding)))
+        .collect();
+    let applied = match crate::fix::apply(source, &fixes) {
+        Ok(applied) => applied,
+        Err(message) => return refuse(format, Some(label), None, &message),
+    };
+    for taken in &applied.taken {
+        print_err(&format!("protocompat --fix: applied: {}", printable(taken)));
+    }
+    for left in &applied.left {
+        print_err(&format!("protocompat --fix: {}", printable(left)));
+    }
+    if applied.files.is_empty() {
+        print_err("protocompat --fix: no finding has a remedy to apply; the report says what helps");
+    } else {
+        print_err(&format!(
+            "protocompat --fix: wrote {}; checking again",
+            printable(&applied.files.join(", "))
+        ));
+    }
+    let new = match reload() {
+        Ok(new) => new,
+        Err(message) => {
+            return refuse(
+                format,
+                Some(label),
+                None,
+                &format!("after --fix: {message}"),
+            )
+        }
+    };
+    let existing: Vec<Loaded> = run.existing.to_vec();
+    let sides = Sides {
+        new,
+        existing,
+        reload,
+    };
+    report(request, false, limits, Some(strategy), sides, run.notes.to_vec())
 }
 
 /// The new side: one schema.

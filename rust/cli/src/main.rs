@@ -4,6 +4,7 @@ mod audit;
 mod broker;
 mod brokers;
 mod check;
+mod fix;
 mod input;
 mod locate;
 mod metrics;

@@ -28,6 +28,7 @@ pub mod error;
 pub mod example;
 pub mod limits;
 pub mod model;
+pub mod remedy;
 pub mod report;
 pub mod rules;
 pub mod schema_ref;

@@ -27,6 +27,7 @@ pub use protoc::ProtocOptions;
 use roots::{Root, Roots};
 
 /// One schema of a side, ready for the engine.
+#[derive(Clone)]
 pub struct Loaded {
     pub data: Vec<u8>,
     /// How the user knows it: a file, `.git#ref=main:acme/order.proto`, a topic.
@@ -66,6 +67,7 @@ impl Loaded {
 }
 
 /// The descriptors of a compiled schema with their source positions, and where each file is.
+#[derive(Clone)]
 pub struct Sources {
     pub set: FileDescriptorSet,
     /// File name in the set → the path that opens it.

@@ -21,6 +21,9 @@ pub fn render(run: &Run) -> String {
         };
         for (item, finding) in items.iter_mut().zip(list) {
             item["location"] = json!(run.position(finding));
+            if run.fix_source().is_some() {
+                item["fixes"] = json!(run.fixes(finding));
+            }
             if let Some(existing) = item.get_mut("existing").filter(|e| e.is_object()) {
                 let index = existing["index"].as_u64().unwrap_or_default() as usize;
                 existing["version"] = json!(run.existing.get(index).and_then(|e| e.version));

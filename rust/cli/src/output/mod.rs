@@ -8,8 +8,9 @@ mod text;
 
 use clap::ValueEnum;
 use protocompat::text::printable;
-use protocompat::{Finding, Report, Strategy};
+use protocompat::{Finding, Limits, Report, Strategy};
 
+use crate::fix::{Fix, Fixes};
 use crate::input::Loaded;
 use crate::locate::{Index, Position};
 
@@ -36,6 +37,8 @@ pub struct Run<'a> {
     /// The root message of the new schema and of the existing ones: where finding paths start.
     new_root: Option<String>,
     existing_root: Option<String>,
+    /// Each finding's remedies, where they are shown ([`Run::with_fixes`]).
+    fixes: Option<Fixes<'a>>,
 }
 
 impl<'a> Run<'a> {
@@ -64,7 +67,23 @@ impl<'a> Run<'a> {
                 .iter()
                 .find_map(|e| crate::input::root_of(&e.data))
                 .map(|r| r.0),
+            fixes: None,
         }
+    }
+
+    /// This run, showing each finding's remedies (planned within the check's `limits`).
+    pub fn with_fixes(mut self, limits: &Limits) -> Run<'a> {
+        self.fixes = Some(Fixes::new(self.new, self.existing, limits));
+        self
+    }
+
+    /// The remedies of `finding`; none when they are not shown.
+    pub fn fixes(&self, finding: &Finding) -> Vec<Fix> {
+        self.fixes.as_ref().map_or_else(Vec::new, |f| f.of(finding))
+    }
+
+    pub fn fix_source(&self) -> Option<&Fixes<'a>> {
+        self.fixes.as_ref()
     }
 
     /// Whether the run fails the build: incompatible, or any warning with --fail-on-warning.
@@ -85,10 +104,12 @@ impl<'a> Run<'a> {
         printable(&finding.render_naming(&|index| self.name(index))).into_owned()
     }
 
-    /// [`Run::render`], then the finding's example on the same line ([`example_inline`]).
+    /// [`Run::render`], then the finding's example and first remedy on the same line
+    /// ([`example_inline`], [`fix_inline`]).
     pub fn render_with_example(&self, finding: &Finding) -> String {
         let mut line = self.render(finding);
         line.push_str(&example_inline(finding));
+        line.push_str(&fix_inline(&self.fixes(finding)));
         line
     }
 
@@ -204,6 +225,35 @@ pub fn example_inline(finding: &Finding) -> String {
     } else {
         String::new()
     }
+}
+
+/// A finding's remedies as lines of their own, to go under its example: `fix: summary`, then
+/// each edit indented (`file:line:col: write … in place of …`, or the declaration to write).
+pub fn fix_lines(fixes: &[Fix]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for fix in fixes {
+        lines.push(format!("fix: {}", printable(&fix.summary)));
+        lines.extend(
+            fix.edits
+                .iter()
+                .map(|edit| format!("  {}", printable(&edit.describe()))),
+        );
+    }
+    lines
+}
+
+/// A finding's first remedy on one line, for formats with one line per finding:
+/// ` — fix: summary (edit; edit)`, or nothing.
+pub fn fix_inline(fixes: &[Fix]) -> String {
+    let Some(fix) = fixes.first() else {
+        return String::new();
+    };
+    let mut line = format!(" — fix: {}", printable(&fix.summary));
+    if !fix.edits.is_empty() {
+        let edits: Vec<String> = fix.edits.iter().map(|e| e.describe()).collect();
+        line.push_str(&format!(" ({})", printable(&edits.join("; "))));
+    }
+    line
 }
 
 /// The writer's message in braces, as text format writes a message inside another: an empty

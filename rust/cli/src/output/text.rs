@@ -22,6 +22,7 @@ pub fn render(run: &Run) -> String {
         lines.extend(
             super::example_lines(finding)
                 .into_iter()
+                .chain(super::fix_lines(&run.fixes(finding)))
                 .map(|l| format!("    {l}")),
         );
     }

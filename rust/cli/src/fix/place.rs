@@ -1,0 +1,403 @@
+//! Where a remedy's edits are written in the new side's source: each [`Edit`] as text
+//! replacements at byte offsets, or `None` where the source does not say where.
+
+use std::collections::BTreeMap;
+
+use prost_types::DescriptorProto;
+use protocompat::remedy::Edit;
+
+use super::source::{Found, Source, Span, ENUM_VALUE, FIELD, ONEOF};
+
+/// Field numbers in source-info paths: of FieldDescriptorProto, FieldOptions, FeatureSet,
+/// FileDescriptorProto and FileOptions.
+const NAME: i32 = 1;
+const NUMBER: i32 = 3;
+const LABEL: i32 = 4;
+const TYPE: i32 = 5;
+const TYPE_NAME: i32 = 6;
+const DEFAULT_VALUE: i32 = 7;
+const OPTIONS: i32 = 8;
+const ENUM_VALUE_NUMBER: i32 = 2;
+const FILE_PACKAGE: i32 = 2;
+const FILE_OPTIONS: i32 = 8;
+const FILE_SYNTAX: i32 = 12;
+const FILE_EDITION: i32 = 14;
+
+/// One replacement in one file; an insertion replaces nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TextEdit {
+    pub file: usize,
+    pub span: (usize, usize),
+    pub text: String,
+    /// An option list inserted after a field that has none (` [a = b]`): two of them at the
+    /// same place are one list.
+    pub option_list: bool,
+}
+
+impl TextEdit {
+    fn replace(file: usize, span: Span, text: impl Into<String>) -> TextEdit {
+        TextEdit {
+            file,
+            span: (span.start, span.end),
+            text: text.into(),
+            option_list: false,
+        }
+    }
+
+    fn insert(file: usize, at: usize, text: impl Into<String>) -> TextEdit {
+        TextEdit {
+            file,
+            span: (at, at),
+            text: text.into(),
+            option_list: false,
+        }
+    }
+}
+
+fn child(path: &[i32], more: &[i32]) -> Vec<i32> {
+    path.iter().chain(more).copied().collect()
+}
+
+fn field_path(message: &Found<DescriptorProto>, field: &str) -> Option<Vec<i32>> {
+    let index = message
+        .descriptor
+        .field
+        .iter()
+        .position(|f| f.name() == field)?;
+    Some(child(&message.path, &[FIELD, index as i32]))
+}
+
+/// The option's path under a field's options, where the compiler records it.
+fn option_path(option: &str) -> Option<Vec<i32>> {
+    Some(match option {
+        "packed" => vec![2],
+        "deprecated" => vec![3],
+        "features.field_presence" => vec![21, 1],
+        "features.enum_type" => vec![21, 2],
+        "features.repeated_field_encoding" => vec![21, 3],
+        "features.utf8_validation" => vec![21, 4],
+        "features.message_encoding" => vec![21, 5],
+        _ => return None,
+    })
+}
+
+/// The text edits of one remedy, in the order of its edits; `None` if any edit has no place in
+/// the source (the remedy is then shown as declarations to write).
+pub fn place(source: &Source, edits: &[Edit]) -> Option<Vec<TextEdit>> {
+    let mut placed = Vec::new();
+    // Moves into or out of a oneof are placed together, per oneof.
+    let mut out_of: BTreeMap<(String, i32), Vec<(String, String)>> = BTreeMap::new();
+    let mut into: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    for edit in edits {
+        match edit {
+            Edit::MoveOutOfOneof {
+                message,
+                field,
+                label,
+            } => {
+                let found = source.message(message)?;
+                let index = found.descriptor.field.iter().find(|f| f.name() == field)?;
+                out_of
+                    .entry((message.clone(), index.oneof_index?))
+                    .or_default()
+                    .push((field.clone(), label.clone()));
+            }
+            Edit::MoveIntoOneof {
+                message,
+                field,
+                oneof,
+            } => into
+                .entry((message.clone(), oneof.clone()))
+                .or_default()
+                .push(field.clone()),
+            _ => placed.extend(place_one(source, edit)?),
+        }
+    }
+    for ((message, oneof), fields) in out_of {
+        placed.extend(move_out(source, &message, oneof, &fields)?);
+    }
+    for ((message, oneof), fields) in into {
+        placed.extend(move_into(source, &message, &oneof, &fields)?);
+    }
+    Some(placed)
+}
+
+fn place_one(source: &Source, edit: &Edit) -> Option<Vec<TextEdit>> {
+    Some(match edit {
+        Edit::SetNumber {
+            message,
+            field,
+            number,
+        } => {
+            let found = source.message(message)?;
+            let path = field_path(&found, field)?;
+            let span = source.span(found.file, &child(&path, &[NUMBER]))?;
+            vec![TextEdit::replace(found.file, span, number.to_string())]
+        }
+        Edit::SetName {
+            message,
+            field,
+            name,
+        } => {
+            let found = source.message(message)?;
+            let path = field_path(&found, field)?;
+            let span = source.span(found.file, &child(&path, &[NAME]))?;
+            vec![TextEdit::replace(found.file, span, name.clone())]
+        }
+        Edit::SetLabel {
+            message,
+            field,
+            label,
+        } => {
+            let found = source.message(message)?;
+            let path = field_path(&found, field)?;
+            match source.span(found.file, &child(&path, &[LABEL])) {
+                Some(span) => vec![TextEdit::replace(found.file, span, label.clone())],
+                None => {
+                    let span = source.span(found.file, &path)?;
+                    vec![TextEdit::insert(found.file, span.start, format!("{label} "))]
+                }
+            }
+        }
+        Edit::SetOption {
+            message,
+            field,
+            option,
+            value,
+        } => {
+            let found = source.message(message)?;
+            let path = field_path(&found, field)?;
+            set_option(source, found.file, &path, option, value)?
+        }
+        Edit::AddField {
+            message,
+            declaration,
+        } => {
+            let found = source.message(message)?;
+            vec![add_to_body(source, found.file, &found.path, declaration)?]
+        }
+        Edit::AddToEnum {
+            enum_name,
+            declaration,
+        } => {
+            let found = source.enumeration(enum_name)?;
+            vec![add_to_body(source, found.file, &found.path, declaration)?]
+        }
+        Edit::SetEnumNumber {
+            enum_name,
+            value,
+            number,
+        } => {
+            let found = source.enumeration(enum_name)?;
+            let index = found.descriptor.value.iter().position(|v| v.name() == value)?;
+            let path = child(&found.path, &[ENUM_VALUE, index as i32, ENUM_VALUE_NUMBER]);
+            let span = source.span(found.file, &path)?;
+            vec![TextEdit::replace(found.file, span, number.to_string())]
+        }
+        Edit::SetFileOption {
+            message,
+            option,
+            value,
+        } => {
+            let found = source.message(message)?;
+            vec![set_file_option(source, found.file, option, value)?]
+        }
+        Edit::MoveOutOfOneof { .. } | Edit::MoveIntoOneof { .. } => return None,
+    })
+}
+
+/// `option = value` on the field at `path`: in place of the option where it is written, else
+/// in its option list, else as a new list before its `;`.
+fn set_option(
+    source: &Source,
+    file: usize,
+    path: &[i32],
+    option: &str,
+    value: &str,
+) -> Option<Vec<TextEdit>> {
+    let written = format!("{option} = {value}");
+    let existing = if option == "default" {
+        source.span(file, &child(path, &[DEFAULT_VALUE]))
+    } else {
+        option_path(option).and_then(|o| source.span(file, &child(path, &[&[OPTIONS], &o[..]].concat())))
+    };
+    if let Some(span) = existing {
+        return Some(vec![TextEdit::replace(file, span, written)]);
+    }
+    let text = source.text(file)?;
+    let field = source.span(file, path)?;
+    let declared = &text[field.start..field.end];
+    if let Some(open) = bracket(declared) {
+        return Some(vec![TextEdit::insert(file, field.start + open + 1, format!("{written}, "))]);
+    }
+    let semicolon = declared.rfind(';')?;
+    let mut edit = TextEdit::insert(file, field.start + semicolon, format!(" [{written}]"));
+    edit.option_list = true;
+    Some(vec![edit])
+}
+
+/// Where a field declaration's option list opens: the first `[` outside a string, after `=`.
+fn bracket(declared: &str) -> Option<usize> {
+    let after = declared.find('=')?;
+    let mut quote = None;
+    for (at, c) in declared[after..].char_indices() {
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), _) if c == q => quote = None,
+            (None, '[') => return Some(after + at),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Indentation of the line `at` is on.
+fn indent_of(text: &str, at: usize) -> &str {
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = &text[start..];
+    &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
+}
+
+/// `declaration` as the body's last line, before the closing `}` of the declaration at `path`.
+fn add_to_body(source: &Source, file: usize, path: &[i32], declaration: &str) -> Option<TextEdit> {
+    let text = source.text(file)?;
+    let span = source.span(file, path)?;
+    let close = span.start + text[span.start..span.end].rfind('}')?;
+    let line_start = text[..close].rfind('\n').map_or(0, |i| i + 1);
+    if text[line_start..close].trim().is_empty() {
+        let indent = format!("{}  ", indent_of(text, close));
+        Some(TextEdit::insert(file, line_start, format!("{indent}{declaration}\n")))
+    } else {
+        Some(TextEdit::insert(file, close, format!(" {declaration} ")))
+    }
+}
+
+/// The whole lines `span` covers, where nothing else is written on them.
+fn whole_lines(text: &str, span: Span) -> Span {
+    let start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[span.end..].find('\n').map_or(text.len(), |i| span.end + i + 1);
+    if text[start..span.start].trim().is_empty() && text[span.end..end].trim().is_empty() {
+        Span { start, end }
+    } else {
+        span
+    }
+}
+
+/// A field's declaration without its label: from its type to its `;`.
+fn unlabelled(source: &Source, file: usize, path: &[i32]) -> Option<(Span, String)> {
+    let text = source.text(file)?;
+    let span = source.span(file, path)?;
+    let from = source
+        .span(file, &child(path, &[TYPE]))
+        .or_else(|| source.span(file, &child(path, &[TYPE_NAME])))?;
+    Some((span, text[from.start..span.end].to_owned()))
+}
+
+fn move_out(
+    source: &Source,
+    message: &str,
+    oneof: i32,
+    fields: &[(String, String)],
+) -> Option<Vec<TextEdit>> {
+    let found = source.message(message)?;
+    let text = source.text(found.file)?;
+    let oneof_span = source.span(found.file, &child(&found.path, &[ONEOF, oneof]))?;
+    let members = found
+        .descriptor
+        .field
+        .iter()
+        .filter(|f| f.oneof_index == Some(oneof) && f.proto3_optional != Some(true))
+        .count();
+    let indent = indent_of(text, oneof_span.start).to_owned();
+    let mut moved = Vec::new();
+    let mut edits = Vec::new();
+    for (field, label) in fields {
+        let path = field_path(&found, field)?;
+        let (span, declared) = unlabelled(source, found.file, &path)?;
+        moved.push(format!("{indent}{label}{declared}"));
+        edits.push(TextEdit::replace(found.file, whole_lines(text, span), ""));
+    }
+    if moved.len() == members {
+        // Nothing stays in it: the oneof becomes its fields.
+        let lines = whole_lines(text, oneof_span);
+        let mut replaced = moved.join("\n");
+        replaced.push('\n');
+        return Some(vec![TextEdit::replace(found.file, lines, replaced)]);
+    }
+    let mut after = String::new();
+    for line in moved {
+        after.push('\n');
+        after.push_str(&line);
+    }
+    edits.push(TextEdit::insert(found.file, oneof_span.end, after));
+    Some(edits)
+}
+
+fn move_into(
+    source: &Source,
+    message: &str,
+    oneof: &str,
+    fields: &[String],
+) -> Option<Vec<TextEdit>> {
+    let found = source.message(message)?;
+    let text = source.text(found.file)?;
+    let mut edits = Vec::new();
+    let mut moved = Vec::new();
+    for field in fields {
+        let path = field_path(&found, field)?;
+        let (span, declared) = unlabelled(source, found.file, &path)?;
+        moved.push(declared);
+        edits.push(TextEdit::replace(found.file, whole_lines(text, span), ""));
+    }
+    let existing = found.descriptor.oneof_decl.iter().position(|o| o.name() == oneof);
+    match existing {
+        Some(index) => {
+            for declared in moved {
+                edits.push(add_to_body(source, found.file, &child(&found.path, &[ONEOF, index as i32]), &declared)?);
+            }
+        }
+        None => {
+            let message_span = source.span(found.file, &found.path)?;
+            let close = message_span.start + text[message_span.start..message_span.end].rfind('}')?;
+            let line_start = text[..close].rfind('\n').map_or(0, |i| i + 1);
+            if !text[line_start..close].trim().is_empty() {
+                return None;
+            }
+            let indent = format!("{}  ", indent_of(text, close));
+            let mut block = format!("{indent}oneof {oneof} {{\n");
+            for declared in moved {
+                block.push_str(&format!("{indent}  {declared}\n"));
+            }
+            block.push_str(&format!("{indent}}}\n"));
+            edits.push(TextEdit::insert(found.file, line_start, block));
+        }
+    }
+    Some(edits)
+}
+
+/// `option NAME = VALUE;` in the file: in place of the statement where it is written, else
+/// after the package (or syntax, or edition) statement.
+fn set_file_option(source: &Source, file: usize, option: &str, value: &str) -> Option<TextEdit> {
+    let text = source.text(file)?;
+    let statement = format!("option {option} = {value};");
+    let number = match option {
+        "java_string_check_utf8" => 27,
+        _ => return None,
+    };
+    if let Some(span) = source.span(file, &[FILE_OPTIONS, number]) {
+        let written = &text[span.start..span.end];
+        let replacement = if written.trim_start().starts_with("option") {
+            statement
+        } else {
+            format!("{option} = {value}")
+        };
+        return Some(TextEdit::replace(file, span, replacement));
+    }
+    let after = [FILE_PACKAGE, FILE_SYNTAX, FILE_EDITION]
+        .iter()
+        .filter_map(|&p| source.span(file, &[p]))
+        .map(|s| s.end)
+        .max()
+        .unwrap_or(0);
+    Some(TextEdit::insert(file, after, format!("\n{statement}")))
+}

@@ -1,0 +1,95 @@
+//! ENUM_VALUE_NOT_READABLE: every value the other side writes stays readable.
+
+use crate::model::{EnumRef, Kind, Syntax};
+
+use super::{Edit, Remedy, Site};
+
+const ROLLOUT: &str = "old consumers read an enum closed and cannot hold the new values: \
+                       upgrade every consumer before any producer writes them";
+
+fn enum_of(field: Option<crate::model::FieldRef<'_>>) -> Option<EnumRef<'_>> {
+    match field?.kind() {
+        Kind::Enum(e) => Some(e),
+        _ => None,
+    }
+}
+
+pub(crate) fn enum_value_not_readable(site: &Site) -> Vec<Remedy> {
+    let (Some(new), Some(old)) = (enum_of(site.new_field), enum_of(site.old_field)) else {
+        return Vec::new();
+    };
+    let finding = site.finding;
+    let enum_name = new.full_name().to_owned();
+    let editions = matches!(
+        site.new_message.file().syntax(),
+        Syntax::Edition2023 | Syntax::Edition2024
+    );
+    if finding.writer.starts_with("open enum ") {
+        // An open writer, a closed reader.
+        if !editions || (!site.new_is_writer && new.first_number() != 0) {
+            return if site.new_is_writer {
+                vec![Remedy::advice(format!(
+                    "keep enum {enum_name} closed, as the old readers have it (its proto2 file, or \
+                     `features.enum_type = CLOSED` in an edition)"
+                ))]
+            } else {
+                vec![Remedy::advice(ROLLOUT)]
+            };
+        }
+        let value = if site.new_is_writer { "CLOSED" } else { "OPEN" };
+        return vec![Remedy::edits(
+            format!("declare enum {enum_name} {value} as the old side has it"),
+            vec![Edit::AddToEnum {
+                enum_name,
+                declaration: format!("option features.enum_type = {value};"),
+            }],
+        )];
+    }
+    if finding.reader.ends_with(" lacks it") {
+        if site.new_is_writer {
+            return vec![Remedy::advice(ROLLOUT)];
+        }
+        let mut edits = Vec::new();
+        let mut readable = new.values_by_number().map(|(_, n)| n).peekable();
+        for (name, number) in old.values_by_number() {
+            while readable.next_if(|&n| n < number).is_some() {}
+            if readable.peek() != Some(&number) && !edits.iter().any(|e| matches!(e, Edit::AddToEnum { declaration, .. } if declaration.ends_with(&format!(" = {number};")))) {
+                if new.number_named(name).is_some() {
+                    return Vec::new();
+                }
+                edits.push(Edit::AddToEnum {
+                    enum_name: enum_name.clone(),
+                    declaration: format!("{name} = {number};"),
+                });
+            }
+        }
+        if edits.is_empty() {
+            return Vec::new();
+        }
+        return vec![Remedy::edits(
+            format!(
+                "keep every value the old side writes in enum {enum_name}; mark the ones you no \
+                 longer want `[deprecated = true]`"
+            ),
+            edits,
+        )];
+    }
+    // A value renumbered: its old number back.
+    let Some((name, _)) = finding.writer.split_once(" = ") else {
+        return Vec::new();
+    };
+    let Some(number) = old.number_named(name) else {
+        return Vec::new();
+    };
+    if new.value_named_by(number).is_some_and(|holder| holder != name) {
+        return Vec::new();
+    }
+    vec![Remedy::edits(
+        format!("give {name} its old number {number} in enum {enum_name}"),
+        vec![Edit::SetEnumNumber {
+            enum_name,
+            value: name.to_owned(),
+            number,
+        }],
+    )]
+}

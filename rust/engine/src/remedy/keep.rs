@@ -1,0 +1,181 @@
+//! Remedies that keep what the old field said: its number, its default, its packing, its
+//! UTF-8 validation, its encoding, declared on the new field.
+
+use crate::model::{FieldRef, Kind, Syntax};
+
+use super::declare::{default_literal, packing};
+use super::{Edit, Remedy, Site};
+
+fn set_option(site: &Site, field: FieldRef<'_>, (option, value): (String, String)) -> Edit {
+    Edit::SetOption {
+        message: site.message(),
+        field: field.name().to_owned(),
+        option,
+        value,
+    }
+}
+
+fn editions(syntax: Syntax) -> bool {
+    matches!(syntax, Syntax::Edition2023 | Syntax::Edition2024)
+}
+
+/// FIELD_NUMBER_CHANGED: the old number back. A field of the new side that took that number
+/// moves too: to its own old number if the old side had it by name, else to a fresh one.
+pub(crate) fn field_number_changed(site: &Site) -> Vec<Remedy> {
+    let (Some(new), Some(old)) = (site.new_field, site.old_field) else {
+        return Vec::new();
+    };
+    let number = old.number();
+    if site.reserved.holds(site.new_message, number) {
+        return vec![Remedy::advice(format!(
+            "{} reserves number {number}: take it out of `reserved` and give field {} its \
+             old number {number}",
+            site.message(),
+            new.name()
+        ))];
+    }
+    let mut edits = vec![Edit::SetNumber {
+        message: site.message(),
+        field: new.name().to_owned(),
+        number,
+    }];
+    let mut summary = format!("give field {} its old number {number}", new.name());
+    if let Some(holder) = site.new_message.field(number).filter(|f| f.id() != new.id()) {
+        let to = match site.old_message.field_named(holder.name()) {
+            Some(before) if before.number() != number => Some(before.number()),
+            _ => site.reserved.number(site.new_message, site.old_message),
+        };
+        let Some(to) = to else {
+            return Vec::new();
+        };
+        summary.push_str(&format!(
+            ", and give field {} (which took {number}) number {to}",
+            holder.name()
+        ));
+        edits.push(Edit::SetNumber {
+            message: site.message(),
+            field: holder.name().to_owned(),
+            number: to,
+        });
+    }
+    vec![Remedy::edits(summary, edits)]
+}
+
+/// DEFAULT_VALUE_CHANGED, DEFAULT_CHANGED: the old default, declared.
+pub(crate) fn default_changed(site: &Site) -> Vec<Remedy> {
+    let (Some(new), Some(old)) = (site.new_field, site.old_field) else {
+        return Vec::new();
+    };
+    if site.new_syntax() == Syntax::Proto3 {
+        return vec![Remedy::advice(
+            "proto3 cannot declare a default: keep the old file's syntax (proto2), or move to an \
+             edition, where the field can keep `[default = …]` with explicit presence",
+        )];
+    }
+    let value = match (old.kind(), new.kind()) {
+        // An enum's default is written by name, and the new enum may name the number otherwise.
+        (Kind::Enum(before), Kind::Enum(now)) => {
+            let number = match old.declared_default() {
+                Some(name) => before.number_named(name),
+                None => Some(before.first_number()),
+            };
+            match number.and_then(|n| now.value_named_by(n)) {
+                Some(name) => name.to_owned(),
+                None => return Vec::new(),
+            }
+        }
+        _ => match default_literal(old) {
+            Some(value) => value,
+            None => return Vec::new(),
+        },
+    };
+    vec![Remedy::edits(
+        format!("declare the old default on field {}: `[default = {value}]`", new.name()),
+        vec![set_option(site, new, ("default".into(), value))],
+    )]
+}
+
+/// PACKED_TO_EXPANDED: the old packing, declared.
+pub(crate) fn packing_changed(site: &Site) -> Vec<Remedy> {
+    let (Some(new), Some(old)) = (site.new_field, site.old_field) else {
+        return Vec::new();
+    };
+    let option = packing(old.is_packed(), site.new_syntax());
+    vec![Remedy::edits(
+        format!(
+            "declare the old encoding on field {}: `[{} = {}]`",
+            new.name(),
+            option.0,
+            option.1
+        ),
+        vec![set_option(site, new, option)],
+    )]
+}
+
+/// UTF8_VALIDATION_ADDED: the new side validates as the old side did.
+pub(crate) fn utf8_validation_added(site: &Site) -> Vec<Remedy> {
+    let (Some(new), Some(old)) = (site.new_field, site.old_field) else {
+        return Vec::new();
+    };
+    let validates = old.validates_utf8();
+    match site.new_syntax() {
+        Syntax::Proto3 => vec![Remedy::advice(
+            "proto3 always validates UTF-8: move the file to an edition instead, with \
+             `features.utf8_validation = NONE` where the old side did not validate",
+        )],
+        Syntax::Proto2 => {
+            let value = validates.to_string();
+            vec![Remedy::edits(
+                format!("declare the old side's check in the file: `option java_string_check_utf8 = {value};`"),
+                vec![Edit::SetFileOption {
+                    message: site.message(),
+                    option: "java_string_check_utf8".into(),
+                    value,
+                }],
+            )]
+        }
+        _ => {
+            let value = if validates { "VERIFY" } else { "NONE" };
+            vec![Remedy::edits(
+                format!(
+                    "declare the old side's validation on field {}: `[features.utf8_validation = {value}]`",
+                    new.name()
+                ),
+                vec![set_option(
+                    site,
+                    new,
+                    ("features.utf8_validation".into(), value.into()),
+                )],
+            )]
+        }
+    }
+}
+
+/// MESSAGE_ENCODING_CHANGED: the old encoding, declared (an edition), or the group kept.
+pub(crate) fn message_encoding_changed(site: &Site) -> Vec<Remedy> {
+    let (Some(new), Some(old)) = (site.new_field, site.old_field) else {
+        return Vec::new();
+    };
+    if !editions(site.new_syntax()) || !matches!(new.kind(), Kind::Message(_)) {
+        return vec![Remedy::advice(format!(
+            "keep field {} encoded as the old side has it: in proto2 a group stays a group",
+            new.name()
+        ))];
+    }
+    let value = if old.is_delimited() {
+        "DELIMITED"
+    } else {
+        "LENGTH_PREFIXED"
+    };
+    vec![Remedy::edits(
+        format!(
+            "declare the old encoding on field {}: `[features.message_encoding = {value}]`",
+            new.name()
+        ),
+        vec![set_option(
+            site,
+            new,
+            ("features.message_encoding".into(), value.into()),
+        )],
+    )]
+}
