@@ -319,7 +319,9 @@ fn fix(
         print_err(&format!("protocompat --fix: {}", printable(left)));
     }
     if applied.files.is_empty() {
-        print_err("protocompat --fix: no finding has a remedy to apply; the report says what helps");
+        print_err(
+            "protocompat --fix: no finding has a remedy to apply; the report says what helps",
+        );
     } else {
         print_err(&format!(
             "protocompat --fix: wrote {}; checking again",
@@ -343,7 +345,14 @@ fn fix(
         existing,
         reload,
     };
-    report(request, false, limits, Some(strategy), sides, run.notes.to_vec())
+    report(
+        request,
+        false,
+        limits,
+        Some(strategy),
+        sides,
+        run.notes.to_vec(),
+    )
 }
 
 /// The new side: one schema.

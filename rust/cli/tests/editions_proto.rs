@@ -233,6 +233,7 @@ fn editions_cases_as_two_trees_get_the_verdicts_of_their_schema_data() {
                 "--format",
                 "json",
                 "--no-examples",
+                "--no-fixes",
                 "--profile",
                 profile,
             ];
@@ -333,6 +334,7 @@ fn an_editions_git_tree_is_the_existing_side() {
             "--format",
             "json",
             "--no-examples",
+            "--no-fixes",
             "--protoc",
             &protoc,
             "--against",
@@ -347,6 +349,7 @@ fn an_editions_git_tree_is_the_existing_side() {
         "--format",
         "json",
         "--no-examples",
+        "--no-fixes",
         path(&case.join("old.schema")),
         path(&case.join("new.schema")),
     ]);

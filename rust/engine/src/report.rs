@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use crate::example::Example;
+use crate::remedy;
 use crate::rules::{RuleId, Severity};
 use crate::schema_ref::{NamedSchema, SchemaDigest, SchemaRef};
 use crate::strategy::Direction;
@@ -223,12 +224,15 @@ impl Report {
     }
 
     /// The summary line, then one line per failure and per warning, within [`TEXT_LIMIT`]
-    /// bytes; what does not fit is counted in a last line.
+    /// bytes; what does not fit is counted in a last line. Each line ends with its rule's
+    /// one-line hint ([`crate::remedy::hint`]): the same text for every finding of a rule, so
+    /// the broker computes nothing for it and an input cannot make it longer.
     pub fn render_text(&self) -> String {
-        let lines = self.failures.iter().map(|f| f.render()).chain(
+        let hinted = |f: &Finding| format!("{} (fix: {})", f.render(), remedy::hint(f.rule));
+        let lines = self.failures.iter().map(hinted).chain(
             self.warnings
                 .iter()
-                .map(|w| format!("warning: {}", w.render())),
+                .map(|w| format!("warning: {}", hinted(w))),
         );
         let unlisted =
             self.total_failures + self.total_warnings - self.failures.len() - self.warnings.len();

@@ -49,7 +49,9 @@ pub enum ShownEdit {
         #[serde(skip)]
         was: String,
     },
-    Declaration { declaration: String },
+    Declaration {
+        declaration: String,
+    },
 }
 
 impl ShownEdit {

@@ -155,7 +155,11 @@ fn place_one(source: &Source, edit: &Edit) -> Option<Vec<TextEdit>> {
                 Some(span) => vec![TextEdit::replace(found.file, span, label.clone())],
                 None => {
                     let span = source.span(found.file, &path)?;
-                    vec![TextEdit::insert(found.file, span.start, format!("{label} "))]
+                    vec![TextEdit::insert(
+                        found.file,
+                        span.start,
+                        format!("{label} "),
+                    )]
                 }
             }
         }
@@ -189,7 +193,11 @@ fn place_one(source: &Source, edit: &Edit) -> Option<Vec<TextEdit>> {
             number,
         } => {
             let found = source.enumeration(enum_name)?;
-            let index = found.descriptor.value.iter().position(|v| v.name() == value)?;
+            let index = found
+                .descriptor
+                .value
+                .iter()
+                .position(|v| v.name() == value)?;
             let path = child(&found.path, &[ENUM_VALUE, index as i32, ENUM_VALUE_NUMBER]);
             let span = source.span(found.file, &path)?;
             vec![TextEdit::replace(found.file, span, number.to_string())]
@@ -219,16 +227,27 @@ fn set_option(
     let existing = if option == "default" {
         source.span(file, &child(path, &[DEFAULT_VALUE]))
     } else {
-        option_path(option).and_then(|o| source.span(file, &child(path, &[&[OPTIONS], &o[..]].concat())))
+        option_path(option)
+            .and_then(|o| source.span(file, &child(path, &[&[OPTIONS], &o[..]].concat())))
     };
-    if let Some(span) = existing {
-        return Some(vec![TextEdit::replace(file, span, written)]);
-    }
     let text = source.text(file)?;
+    if let Some(span) = existing {
+        // The compiler's span of a default is its value alone; of an option, `name = value`.
+        let replacement = if text[span.start..span.end].starts_with(option) {
+            written
+        } else {
+            value.to_owned()
+        };
+        return Some(vec![TextEdit::replace(file, span, replacement)]);
+    }
     let field = source.span(file, path)?;
     let declared = &text[field.start..field.end];
     if let Some(open) = bracket(declared) {
-        return Some(vec![TextEdit::insert(file, field.start + open + 1, format!("{written}, "))]);
+        return Some(vec![TextEdit::insert(
+            file,
+            field.start + open + 1,
+            format!("{written}, "),
+        )]);
     }
     let semicolon = declared.rfind(';')?;
     let mut edit = TextEdit::insert(file, field.start + semicolon, format!(" [{written}]"));
@@ -266,7 +285,11 @@ fn add_to_body(source: &Source, file: usize, path: &[i32], declaration: &str) ->
     let line_start = text[..close].rfind('\n').map_or(0, |i| i + 1);
     if text[line_start..close].trim().is_empty() {
         let indent = format!("{}  ", indent_of(text, close));
-        Some(TextEdit::insert(file, line_start, format!("{indent}{declaration}\n")))
+        Some(TextEdit::insert(
+            file,
+            line_start,
+            format!("{indent}{declaration}\n"),
+        ))
     } else {
         Some(TextEdit::insert(file, close, format!(" {declaration} ")))
     }
@@ -275,7 +298,9 @@ fn add_to_body(source: &Source, file: usize, path: &[i32], declaration: &str) ->
 /// The whole lines `span` covers, where nothing else is written on them.
 fn whole_lines(text: &str, span: Span) -> Span {
     let start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[span.end..].find('\n').map_or(text.len(), |i| span.end + i + 1);
+    let end = text[span.end..]
+        .find('\n')
+        .map_or(text.len(), |i| span.end + i + 1);
     if text[start..span.start].trim().is_empty() && text[span.end..end].trim().is_empty() {
         Span { start, end }
     } else {
@@ -349,16 +374,26 @@ fn move_into(
         moved.push(declared);
         edits.push(TextEdit::replace(found.file, whole_lines(text, span), ""));
     }
-    let existing = found.descriptor.oneof_decl.iter().position(|o| o.name() == oneof);
+    let existing = found
+        .descriptor
+        .oneof_decl
+        .iter()
+        .position(|o| o.name() == oneof);
     match existing {
         Some(index) => {
             for declared in moved {
-                edits.push(add_to_body(source, found.file, &child(&found.path, &[ONEOF, index as i32]), &declared)?);
+                edits.push(add_to_body(
+                    source,
+                    found.file,
+                    &child(&found.path, &[ONEOF, index as i32]),
+                    &declared,
+                )?);
             }
         }
         None => {
             let message_span = source.span(found.file, &found.path)?;
-            let close = message_span.start + text[message_span.start..message_span.end].rfind('}')?;
+            let close =
+                message_span.start + text[message_span.start..message_span.end].rfind('}')?;
             let line_start = text[..close].rfind('\n').map_or(0, |i| i + 1);
             if !text[line_start..close].trim().is_empty() {
                 return None;

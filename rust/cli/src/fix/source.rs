@@ -81,10 +81,6 @@ impl<'a> Source<'a> {
             .unwrap_or_else(|| name.to_owned())
     }
 
-    pub fn descriptor(&self, file: usize) -> &'a FileDescriptorProto {
-        &self.sources.set.file[file]
-    }
-
     pub fn message(&self, name: &str) -> Option<Found<'a, DescriptorProto>> {
         let (file, path, descriptor) = self.messages.get(name)?;
         Some(Found {
@@ -115,9 +111,9 @@ impl<'a> Source<'a> {
     /// Where the declaration at `path` is written, as byte offsets into its file's text.
     pub fn span(&self, file: usize, path: &[i32]) -> Option<Span> {
         let span = &self.location(file, path)?.span;
-        let (start_line, start_column, end_line, end_column) = match span.as_slice() {
-            &[line, start, end] => (line, start, line, end),
-            &[start_line, start, end_line, end] => (start_line, start, end_line, end),
+        let (start_line, start_column, end_line, end_column) = match *span.as_slice() {
+            [line, start, end] => (line, start, line, end),
+            [start_line, start, end_line, end] => (start_line, start, end_line, end),
             _ => return None,
         };
         let text = self.text(file)?;
@@ -132,14 +128,21 @@ fn offset(text: &str, line: i32, column: i32) -> Option<usize> {
     let line_start = if line == 0 {
         0
     } else {
-        text.match_indices('\n').nth(usize::try_from(line).ok()? - 1)?.0 + 1
+        text.match_indices('\n')
+            .nth(usize::try_from(line).ok()? - 1)?
+            .0
+            + 1
     };
     let mut col = 0;
     for (at, c) in text[line_start..].char_indices() {
         if col >= column || c == '\n' {
             return (col == column).then_some(line_start + at);
         }
-        col = if c == '\t' { col + 8 - col % 8 } else { col + 1 };
+        col = if c == '\t' {
+            col + 8 - col % 8
+        } else {
+            col + 1
+        };
     }
     (col == column).then_some(text.len())
 }
@@ -151,7 +154,11 @@ pub fn line_column(text: &str, at: usize) -> (u32, u32) {
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let mut col = 0u32;
     for c in text[line_start..at].chars() {
-        col = if c == '\t' { col + 8 - col % 8 } else { col + 1 };
+        col = if c == '\t' {
+            col + 8 - col % 8
+        } else {
+            col + 1
+        };
     }
     (line, col + 1)
 }

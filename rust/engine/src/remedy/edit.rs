@@ -37,7 +37,10 @@ pub enum Edit {
         value: String,
     },
     /// Add a declaration (a field) at the end of the message.
-    AddField { message: String, declaration: String },
+    AddField {
+        message: String,
+        declaration: String,
+    },
     /// Add a value (or an `option …;` statement) at the end of the enum.
     AddToEnum {
         enum_name: String,
@@ -81,9 +84,7 @@ impl Edit {
             | Edit::MoveOutOfOneof { message, .. }
             | Edit::MoveIntoOneof { message, .. }
             | Edit::SetFileOption { message, .. } => message,
-            Edit::AddToEnum { enum_name, .. } | Edit::SetEnumNumber { enum_name, .. } => {
-                enum_name
-            }
+            Edit::AddToEnum { enum_name, .. } | Edit::SetEnumNumber { enum_name, .. } => enum_name,
         }
     }
 }

@@ -81,7 +81,10 @@ pub(crate) fn enum_value_not_readable(site: &Site) -> Vec<Remedy> {
     let Some(number) = old.number_named(name) else {
         return Vec::new();
     };
-    if new.value_named_by(number).is_some_and(|holder| holder != name) {
+    if new
+        .value_named_by(number)
+        .is_some_and(|holder| holder != name)
+    {
         return Vec::new();
     }
     vec![Remedy::edits(

@@ -2,12 +2,13 @@
 //! beside the old one. The compact model keeps no `reserved` ranges (no rule reads them), so
 //! they are read here from the new schema's descriptors, only when a remedy is planned.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use prost::Message as _;
 use prost_types::{DescriptorProto, FileDescriptorSet};
 
-use crate::model::MessageRef;
+use crate::model::{FieldRef, Kind, MessageRef};
 
 /// The largest field number protobuf allows, and the range it keeps for itself.
 const MAX_NUMBER: u32 = 536_870_911;
@@ -17,7 +18,22 @@ const PROTOBUF_RESERVED: std::ops::RangeInclusive<u32> = 19_000..=19_999;
 /// ranges, and the names it reserves.
 #[derive(Default)]
 pub(crate) struct Reserved {
-    messages: HashMap<String, (Vec<(u32, u32)>, Vec<String>)>,
+    messages: HashMap<String, Taken>,
+    /// What remedies of this check already gave out: per message the last number, and per
+    /// field its new name and number, so that two findings' remedies never give one number
+    /// twice, and two findings about one field (FULL's two directions) get the same edit.
+    given: RefCell<Given>,
+    /// Every enum the new side declares, by full name.
+    enums: std::collections::HashSet<String>,
+}
+
+/// A message's reserved and extension ranges (inclusive), and its reserved names.
+type Taken = (Vec<(u32, u32)>, Vec<String>);
+
+#[derive(Default)]
+struct Given {
+    last: HashMap<String, u32>,
+    fields: HashMap<(String, String), (String, u32)>,
 }
 
 impl Reserved {
@@ -31,10 +47,24 @@ impl Reserved {
                 "" => String::new(),
                 package => format!("{package}."),
             };
-            let mut pending: Vec<(String, &DescriptorProto)> =
-                file.message_type.iter().map(|m| (scope.clone(), m)).collect();
+            let mut pending: Vec<(String, &DescriptorProto)> = file
+                .message_type
+                .iter()
+                .map(|m| (scope.clone(), m))
+                .collect();
+            reserved.enums.extend(
+                file.enum_type
+                    .iter()
+                    .map(|e| format!("{scope}{}", e.name())),
+            );
             while let Some((scope, message)) = pending.pop() {
                 let full = format!("{scope}{}", message.name());
+                reserved.enums.extend(
+                    message
+                        .enum_type
+                        .iter()
+                        .map(|e| format!("{full}.{}", e.name())),
+                );
                 pending.extend(message.nested_type.iter().map(|n| (format!("{full}."), n)));
                 // Descriptor ranges are end-exclusive.
                 let ranges = message
@@ -59,9 +89,38 @@ impl Reserved {
             .map_or((&[], &[]), |(ranges, names)| (ranges, names))
     }
 
+    /// A new name and number for `field` of `new` ([`Reserved::name`], [`Reserved::number`]),
+    /// the same each time it is asked, and never a number given to another field.
+    pub(crate) fn fresh(
+        &self,
+        new: MessageRef<'_>,
+        old: MessageRef<'_>,
+        field: &str,
+    ) -> Option<(String, u32)> {
+        let key = (new.full_name().to_owned(), field.to_owned());
+        if let Some(given) = self.given.borrow().fields.get(&key) {
+            return Some(given.clone());
+        }
+        let mut number = self.number(new, old)?;
+        let mut given = self.given.borrow_mut();
+        if let Some(&last) = given.last.get(&key.0) {
+            number = number.max(last.checked_add(1)?);
+            if PROTOBUF_RESERVED.contains(&number) {
+                number = PROTOBUF_RESERVED.end() + 1;
+            }
+        }
+        if number > MAX_NUMBER {
+            return None;
+        }
+        let name = self.name(new, old, field);
+        given.last.insert(key.0.clone(), number);
+        given.fields.insert(key, (name.clone(), number));
+        Some((name, number))
+    }
+
     /// The lowest number above every number `sides` use or the new side reserves: above them
     /// all, so that no older version's field is read into it.
-    pub(crate) fn number(&self, new: MessageRef<'_>, old: MessageRef<'_>) -> Option<u32> {
+    fn number(&self, new: MessageRef<'_>, old: MessageRef<'_>) -> Option<u32> {
         let (ranges, _) = self.of_message(new.full_name());
         let used = new
             .fields()
@@ -78,7 +137,7 @@ impl Reserved {
     }
 
     /// `name_v2` (or `_v3`, …): a name neither side has and the new side does not reserve.
-    pub(crate) fn name(&self, new: MessageRef<'_>, old: MessageRef<'_>, name: &str) -> String {
+    fn name(&self, new: MessageRef<'_>, old: MessageRef<'_>, name: &str) -> String {
         let (_, names) = self.of_message(new.full_name());
         let taken = |candidate: &str| {
             new.field_named(candidate).is_some()
@@ -91,9 +150,27 @@ impl Reserved {
             .expect("a message has finitely many names")
     }
 
+    /// Whether the new side declares a message of that full name.
+    pub(crate) fn declares(&self, message: &str) -> bool {
+        self.messages.contains_key(message)
+    }
+
+    /// Whether the new side declares every message and enum `field`'s type names (a map's key
+    /// and value), so that the field can be written again there.
+    pub(crate) fn can_name_type_of(&self, field: FieldRef<'_>) -> bool {
+        match field.kind() {
+            Kind::Scalar(_) => true,
+            Kind::Enum(e) => self.enums.contains(e.full_name()),
+            Kind::Message(m) if field.is_map() => m.fields().all(|f| self.can_name_type_of(f)),
+            Kind::Message(m) | Kind::Group(m) => self.declares(m.full_name()),
+        }
+    }
+
     /// Whether the new side reserves the number (or leaves it to extensions).
     pub(crate) fn holds(&self, new: MessageRef<'_>, number: u32) -> bool {
         let (ranges, _) = self.of_message(new.full_name());
-        ranges.iter().any(|&(start, end)| (start..=end).contains(&number))
+        ranges
+            .iter()
+            .any(|&(start, end)| (start..=end).contains(&number))
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::model::{FieldRef, Kind, Syntax};
 
-use super::declare::{default_literal, packing};
+use super::declare::{declaration, default_literal, packing, type_text};
 use super::{Edit, Remedy, Site};
 
 fn set_option(site: &Site, field: FieldRef<'_>, (option, value): (String, String)) -> Edit {
@@ -26,6 +26,11 @@ pub(crate) fn field_number_changed(site: &Site) -> Vec<Remedy> {
         return Vec::new();
     };
     let number = old.number();
+    let same_type = type_text(old) == type_text(new) && old.cardinality() == new.cardinality();
+    if !same_type {
+        // A new field under an old name: it gets a name of its own, and the old field stays.
+        return renamed_beside_old(site, new, old);
+    }
     if site.reserved.holds(site.new_message, number) {
         return vec![Remedy::advice(format!(
             "{} reserves number {number}: take it out of `reserved` and give field {} its \
@@ -40,10 +45,17 @@ pub(crate) fn field_number_changed(site: &Site) -> Vec<Remedy> {
         number,
     }];
     let mut summary = format!("give field {} its old number {number}", new.name());
-    if let Some(holder) = site.new_message.field(number).filter(|f| f.id() != new.id()) {
+    if let Some(holder) = site
+        .new_message
+        .field(number)
+        .filter(|f| f.id() != new.id())
+    {
         let to = match site.old_message.field_named(holder.name()) {
             Some(before) if before.number() != number => Some(before.number()),
-            _ => site.reserved.number(site.new_message, site.old_message),
+            _ => site
+                .reserved
+                .fresh(site.new_message, site.old_message, holder.name())
+                .map(|(_, number)| number),
         };
         let Some(to) = to else {
             return Vec::new();
@@ -59,6 +71,50 @@ pub(crate) fn field_number_changed(site: &Site) -> Vec<Remedy> {
         });
     }
     vec![Remedy::edits(summary, edits)]
+}
+
+/// The new field renamed (its number kept), the old one declared again, deprecated.
+fn renamed_beside_old(site: &Site, new: FieldRef<'_>, old: FieldRef<'_>) -> Vec<Remedy> {
+    let taken = site.new_message.field(old.number()).is_some()
+        || site.reserved.holds(site.new_message, old.number())
+        || !site.reserved.can_name_type_of(old);
+    let Some((name, _)) = site
+        .reserved
+        .fresh(site.new_message, site.old_message, new.name())
+        .filter(|_| !taken)
+    else {
+        return Vec::new();
+    };
+    let Some(restored) = declaration(
+        old,
+        site.new_syntax(),
+        old.name(),
+        old.number(),
+        &[("deprecated", "true".to_owned())],
+    ) else {
+        return Vec::new();
+    };
+    vec![Remedy::edits(
+        format!(
+            "field {} = {} is a new field with another type: name it {name}, and keep the old \
+             field {} = {} as it was, deprecated",
+            new.name(),
+            new.number(),
+            old.name(),
+            old.number()
+        ),
+        vec![
+            Edit::SetName {
+                message: site.message(),
+                field: new.name().to_owned(),
+                name,
+            },
+            Edit::AddField {
+                message: site.message(),
+                declaration: restored,
+            },
+        ],
+    )]
 }
 
 /// DEFAULT_VALUE_CHANGED, DEFAULT_CHANGED: the old default, declared.
@@ -90,7 +146,10 @@ pub(crate) fn default_changed(site: &Site) -> Vec<Remedy> {
         },
     };
     vec![Remedy::edits(
-        format!("declare the old default on field {}: `[default = {value}]`", new.name()),
+        format!(
+            "declare the old default on field {}: `[default = {value}]`",
+            new.name()
+        ),
         vec![set_option(site, new, ("default".into(), value))],
     )]
 }

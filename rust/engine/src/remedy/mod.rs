@@ -226,7 +226,10 @@ impl Planner {
     pub fn new(existing: &[&[u8]], new: &[u8], limits: &Limits) -> Planner {
         Planner {
             new: Decoded::of(new, limits),
-            existing: existing.iter().map(|data| Decoded::of(data, limits)).collect(),
+            existing: existing
+                .iter()
+                .map(|data| Decoded::of(data, limits))
+                .collect(),
         }
     }
 

@@ -24,7 +24,12 @@ fn presence(site: &Site, field: FieldRef<'_>, required: bool) -> Option<Edit> {
             message,
             field: name,
             option: "features.field_presence".into(),
-            value: if required { "LEGACY_REQUIRED" } else { "EXPLICIT" }.into(),
+            value: if required {
+                "LEGACY_REQUIRED"
+            } else {
+                "EXPLICIT"
+            }
+            .into(),
         }),
     }
 }
@@ -46,12 +51,7 @@ fn make_optional(site: &Site, field: FieldRef<'_>) -> Vec<Remedy> {
 
 fn make_required(site: &Site, field: FieldRef<'_>) -> Vec<Remedy> {
     presence(site, field, true)
-        .map(|edit| {
-            Remedy::edits(
-                format!("keep field {} required", field.name()),
-                vec![edit],
-            )
-        })
+        .map(|edit| Remedy::edits(format!("keep field {} required", field.name()), vec![edit]))
         .into_iter()
         .collect()
 }
@@ -60,6 +60,7 @@ fn make_required(site: &Site, field: FieldRef<'_>) -> Vec<Remedy> {
 fn restore(site: &Site, old: FieldRef<'_>) -> Vec<Remedy> {
     if site.new_message.field_named(old.name()).is_some()
         || site.new_message.field(old.number()).is_some()
+        || !site.reserved.can_name_type_of(old)
     {
         return Vec::new();
     }

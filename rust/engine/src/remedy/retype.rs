@@ -1,6 +1,8 @@
 //! Remedies for a field whose type, kind, cardinality or map shape changed: protobuf's own
 //! idiom, keep the old field as it was and add the new one beside it.
 
+use crate::model::Kind;
+
 use super::declare::declaration;
 use super::{Edit, Remedy, Site};
 
@@ -11,10 +13,29 @@ pub(crate) fn keep_old_add_new(site: &Site) -> Vec<Remedy> {
         return Vec::new();
     };
     let (new_message, old_message) = (site.new_message, site.old_message);
-    let Some(number) = site.reserved.number(new_message, old_message) else {
+    if matches!(new.kind(), Kind::Group(_)) {
+        // A group's field name is its type's: renaming one is renaming the type.
+        return vec![Remedy::advice(format!(
+            "keep field {} as the old side declares it; a group cannot be renamed in place, so \
+             write the new type by hand as a new field with a new number and a new name",
+            old.name()
+        ))];
+    }
+    // The new map's own entry is renamed with it.
+    let renamed_entry = new.is_map() && new.name() == old.name();
+    if old.is_map() && !renamed_entry && map_entry_taken(site, old.name()) {
+        return Vec::new();
+    }
+    if !site.reserved.can_name_type_of(old) {
+        return vec![Remedy::advice(format!(
+            "keep field {} as it was: its old type is no longer declared in the new schema, so \
+             declare that type again, then keep the field and add the new type as a new field",
+            old.name()
+        ))];
+    }
+    let Some((name, number)) = site.reserved.fresh(new_message, old_message, new.name()) else {
         return Vec::new();
     };
-    let name = site.reserved.name(new_message, old_message, new.name());
     // The old name, unless another field of the new message has it now.
     let taken = new_message
         .field_named(old.name())
@@ -58,4 +79,24 @@ pub(crate) fn keep_old_add_new(site: &Site) -> Vec<Remedy> {
             },
         ],
     )]
+}
+
+/// Whether the new message declares a type named as the map's entry would be
+/// (`counts` → `CountsEntry`): the map cannot come back beside it.
+fn map_entry_taken(site: &Site, map: &str) -> bool {
+    let mut entry = String::new();
+    let mut upper = true;
+    for c in map.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            entry.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            entry.push(c);
+        }
+    }
+    entry.push_str("Entry");
+    let nested = format!("{}.{entry}", site.new_message.full_name());
+    site.reserved.declares(&nested)
 }

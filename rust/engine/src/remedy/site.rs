@@ -51,16 +51,25 @@ impl<'a> Site<'a> {
             None => (None, &[][..]),
         };
         // The walk names each step after the reader's field, matched by number in the writer.
+        let mut parent = None;
         for name in through {
             let reader_field = r.field_named(name)?;
             let writer_field = w.field(reader_field.number())?;
+            parent = Some(((w, writer_field), (r, reader_field)));
             r = reader_field.kind().message()?;
             w = writer_field.kind().message()?;
         }
-        let (writer_field, reader_field) = match last {
+        let (mut writer_field, mut reader_field) = match last {
             None => (None, None),
             Some(name) => fields_named(finding, w, r, name),
         };
+        // A map's entry is declared by the map field, not in the source: a finding about its
+        // key or value is remedied on the map.
+        if let Some(((pw, wf), (pr, rf))) = parent.filter(|_| w.is_map_entry() || r.is_map_entry())
+        {
+            (w, r) = (pw, pr);
+            (writer_field, reader_field) = (Some(wf), Some(rf));
+        }
         let (new_message, old_message, new_field, old_field) = if new_is_writer {
             (w, r, writer_field, reader_field)
         } else {
@@ -98,7 +107,9 @@ fn fields_named<'a>(
     name: &str,
 ) -> (Option<FieldRef<'a>>, Option<FieldRef<'a>>) {
     match finding.field_number {
-        Some(number) if finding.rule != RuleId::FieldNumberChanged => (w.field(number), r.field(number)),
+        Some(number) if finding.rule != RuleId::FieldNumberChanged => {
+            (w.field(number), r.field(number))
+        }
         _ => (w.field_named(name), r.field_named(name)),
     }
 }
