@@ -10,7 +10,8 @@
 # about, or an example that contradicts the schemas (fuzz_targets/evolve.rs); `cost` on a
 # check that panics, needs a backstop under the work budget, or takes more CPU per work unit
 # than its bound (fuzz_targets/cost.rs); either on an input over its -timeout or over
-# -rss_limit_mb. The input lands in rust/fuzz/artifacts/<target>/.
+# -rss_limit_mb. The input lands in rust/fuzz/artifacts/<target>/. Then `fix_property` runs
+# `protocompat check --fix` over the evolve corpus's evolutions (see the end).
 #
 # Installs cargo-fuzz if it is missing. Both targets are built as run.sh builds `cost`:
 # without a sanitizer and without tracing comparisons, one build for both.
@@ -37,3 +38,12 @@ replay() {
 }
 replay evolve 20000 10
 replay cost 60 60
+
+# --fix over the evolve corpus's evolutions (fuzz_targets/fix_property.rs): after it, each
+# incompatible evolution passes or keeps only findings whose fix is advice. It runs the
+# protocompat command itself, as users do.
+(cd ../.. && cargo build --quiet --release --locked -p protocompat-cli)
+cargo build --quiet --release --locked --bin fix_property
+started=$SECONDS
+target/release/fix_property ../../target/release/protocompat ci-corpus/evolve
+echo "ci.sh: fix_property: passed in $((SECONDS - started)) s"

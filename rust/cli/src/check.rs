@@ -331,12 +331,17 @@ fn fix(
     let new = match reload() {
         Ok(new) => new,
         Err(message) => {
+            // Never leave the user's tree broken: the files go back as they were.
+            let restored = match crate::fix::restore(source, &applied) {
+                Ok(()) => "the files are restored as they were",
+                Err(_) => "and restoring the files failed too: check them with your VCS",
+            };
             return refuse(
                 format,
                 Some(label),
                 None,
-                &format!("after --fix: {message}"),
-            )
+                &format!("--fix made a schema that does not load ({message}); {restored}"),
+            );
         }
     };
     let existing: Vec<Loaded> = run.existing.to_vec();

@@ -13,6 +13,8 @@ use super::Fix;
 pub struct Applied {
     /// The files written, as the user named them.
     pub files: Vec<String>,
+    /// Each written file's index in the source, for [`restore`].
+    written: Vec<usize>,
     /// The remedies taken, by summary (each once).
     pub taken: Vec<String>,
     /// The remedies left out, with why.
@@ -95,7 +97,7 @@ pub fn apply(source: &Source, fixes: &[(String, Vec<Fix>)]) -> Result<Applied, S
     for edit in &edits {
         by_file.entry(edit.file).or_default().push(edit);
     }
-    let mut files = Vec::new();
+    let (mut files, mut written) = (Vec::new(), Vec::new());
     for (file, edits) in by_file {
         let text = source
             .text(file)
@@ -103,8 +105,24 @@ pub fn apply(source: &Source, fixes: &[(String, Vec<Fix>)]) -> Result<Applied, S
         let path = source.file_name(file);
         fs::write(&path, edited(text, &edits)).map_err(|e| format!("cannot write {path}: {e}"))?;
         files.push(path);
+        written.push(file);
     }
-    Ok(Applied { files, taken, left })
+    Ok(Applied {
+        files,
+        written,
+        taken,
+        left,
+    })
+}
+
+/// Writes back the text `apply` read, for every file it wrote.
+pub fn restore(source: &Source, applied: &Applied) -> Result<(), String> {
+    for &file in &applied.written {
+        let path = source.file_name(file);
+        let text = source.text(file).unwrap_or_default();
+        fs::write(&path, text).map_err(|e| format!("cannot write {path}: {e}"))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::input::Loaded;
 
-pub use apply::apply;
+pub use apply::{apply, restore};
 use place::TextEdit;
 use source::{line_column, Source};
 

@@ -368,11 +368,40 @@ fn move_into(
     let text = source.text(found.file)?;
     let mut edits = Vec::new();
     let mut moved = Vec::new();
+    // Per oneof they leave, how many of its members go: a oneof left empty goes too.
+    let mut leaving: BTreeMap<i32, usize> = BTreeMap::new();
     for field in fields {
         let path = field_path(&found, field)?;
         let (span, declared) = unlabelled(source, found.file, &path)?;
         moved.push(declared);
-        edits.push(TextEdit::replace(found.file, whole_lines(text, span), ""));
+        let descriptor = found.descriptor.field.iter().find(|f| f.name() == field)?;
+        match descriptor
+            .oneof_index
+            .filter(|_| descriptor.proto3_optional != Some(true))
+        {
+            Some(from) => *leaving.entry(from).or_default() += 1,
+            None => edits.push(TextEdit::replace(found.file, whole_lines(text, span), "")),
+        }
+    }
+    for (from, count) in leaving {
+        let members = found
+            .descriptor
+            .field
+            .iter()
+            .filter(|f| f.oneof_index == Some(from) && f.proto3_optional != Some(true))
+            .count();
+        if count == members {
+            let span = source.span(found.file, &child(&found.path, &[ONEOF, from]))?;
+            edits.push(TextEdit::replace(found.file, whole_lines(text, span), ""));
+        } else {
+            for field in fields {
+                let descriptor = found.descriptor.field.iter().find(|f| f.name() == field)?;
+                if descriptor.oneof_index == Some(from) {
+                    let (span, _) = unlabelled(source, found.file, &field_path(&found, field)?)?;
+                    edits.push(TextEdit::replace(found.file, whole_lines(text, span), ""));
+                }
+            }
+        }
     }
     let existing = found
         .descriptor

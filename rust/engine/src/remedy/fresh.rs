@@ -34,6 +34,8 @@ type Taken = (Vec<(u32, u32)>, Vec<String>);
 struct Given {
     last: HashMap<String, u32>,
     fields: HashMap<(String, String), (String, u32)>,
+    /// Old fields declared again, by message and number: their names.
+    restored: HashMap<(String, u32), String>,
 }
 
 impl Reserved {
@@ -148,6 +150,17 @@ impl Reserved {
             .map(|version| format!("{name}_v{version}"))
             .find(|candidate| !taken(candidate))
             .expect("a message has finitely many names")
+    }
+
+    /// Claims `number` in `message` for the old field `name` a remedy declares again: false if
+    /// another remedy of this check declares another field there already.
+    pub(crate) fn claim(&self, message: &str, number: u32, name: &str) -> bool {
+        let mut given = self.given.borrow_mut();
+        let claimed = given
+            .restored
+            .entry((message.to_owned(), number))
+            .or_insert_with(|| name.to_owned());
+        claimed == name
     }
 
     /// Whether the new side declares a message of that full name.

@@ -3,7 +3,7 @@
 
 use crate::model::{FieldRef, Kind, Syntax};
 
-use super::declare::{declaration, default_literal, packing, type_text};
+use super::declare::{declaration, default_literal, packable, packing, type_text};
 use super::{Edit, Remedy, Site};
 
 fn set_option(site: &Site, field: FieldRef<'_>, (option, value): (String, String)) -> Edit {
@@ -77,7 +77,10 @@ pub(crate) fn field_number_changed(site: &Site) -> Vec<Remedy> {
 fn renamed_beside_old(site: &Site, new: FieldRef<'_>, old: FieldRef<'_>) -> Vec<Remedy> {
     let taken = site.new_message.field(old.number()).is_some()
         || site.reserved.holds(site.new_message, old.number())
-        || !site.reserved.can_name_type_of(old);
+        || !site.reserved.can_name_type_of(old)
+        || !site
+            .reserved
+            .claim(site.new_message.full_name(), old.number(), old.name());
     let Some((name, _)) = site
         .reserved
         .fresh(site.new_message, site.old_message, new.name())
@@ -122,6 +125,10 @@ pub(crate) fn default_changed(site: &Site) -> Vec<Remedy> {
     let (Some(new), Some(old)) = (site.new_field, site.old_field) else {
         return Vec::new();
     };
+    if type_text(old) != type_text(new) {
+        // The type changed too: that finding's fix keeps the old field, default and all.
+        return Vec::new();
+    }
     if site.new_syntax() == Syntax::Proto3 {
         return vec![Remedy::advice(
             "proto3 cannot declare a default: keep the old file's syntax (proto2), or move to an \
@@ -159,6 +166,10 @@ pub(crate) fn packing_changed(site: &Site) -> Vec<Remedy> {
     let (Some(new), Some(old)) = (site.new_field, site.old_field) else {
         return Vec::new();
     };
+    if type_text(old) != type_text(new) || !packable(new) {
+        // The type changed too: that finding's fix keeps the old field, packing and all.
+        return Vec::new();
+    }
     let option = packing(old.is_packed(), site.new_syntax());
     vec![Remedy::edits(
         format!(

@@ -250,6 +250,7 @@ impl Planner {
             _ => None,
         };
         let remedies = match &site {
+            Some(site) if site.retyped => retype::keep_old_add_new(site),
             Some(site) => (entry.plan)(site),
             None => unfixable::without_site(finding),
         };

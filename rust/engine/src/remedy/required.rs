@@ -3,7 +3,7 @@
 
 use crate::model::{FieldRef, Syntax};
 
-use super::declare::declaration;
+use super::declare::{declaration, type_text};
 use super::{Edit, Remedy, Site};
 
 const ROLLOUT: &str = "otherwise only old consumers reading new data break: upgrade every \
@@ -12,6 +12,10 @@ const ROLLOUT: &str = "otherwise only old consumers reading new data break: upgr
 
 /// The edit that makes `field` of the new side optional, or required.
 fn presence(site: &Site, field: FieldRef<'_>, required: bool) -> Option<Edit> {
+    // A oneof's members take no label: one that must be required leaves the oneof by hand.
+    if required && field.oneof().is_some() {
+        return None;
+    }
     let (message, name) = (site.message(), field.name().to_owned());
     match site.new_syntax() {
         Syntax::Proto3 => None,
@@ -61,6 +65,9 @@ fn restore(site: &Site, old: FieldRef<'_>) -> Vec<Remedy> {
     if site.new_message.field_named(old.name()).is_some()
         || site.new_message.field(old.number()).is_some()
         || !site.reserved.can_name_type_of(old)
+        || !site
+            .reserved
+            .claim(site.new_message.full_name(), old.number(), old.name())
     {
         return Vec::new();
     }
@@ -98,6 +105,12 @@ pub(crate) fn required_field_removed(site: &Site) -> Vec<Remedy> {
 
 /// REQUIRED_LABEL_CHANGED: the old label back.
 pub(crate) fn required_label_changed(site: &Site) -> Vec<Remedy> {
+    if let (Some(new), Some(old)) = (site.new_field, site.old_field) {
+        if type_text(old) != type_text(new) {
+            // The type changed too: that finding's fix keeps the old field, label and all.
+            return Vec::new();
+        }
+    }
     match (site.new_field, site.old_field) {
         (Some(new), Some(old)) if old.is_required() => make_required(site, new),
         (Some(new), Some(_)) => make_optional(site, new),

@@ -26,12 +26,22 @@ pub(crate) fn keep_old_add_new(site: &Site) -> Vec<Remedy> {
     if old.is_map() && !renamed_entry && map_entry_taken(site, old.name()) {
         return Vec::new();
     }
-    if !site.reserved.can_name_type_of(old) {
+    // A new map's entry type is renamed with it: an old field of that type could not name it.
+    let entry_of_new = new.is_map()
+        && old.kind().message().map(|m| m.full_name())
+            == new.kind().message().map(|m| m.full_name());
+    if entry_of_new || !site.reserved.can_name_type_of(old) {
         return vec![Remedy::advice(format!(
             "keep field {} as it was: its old type is no longer declared in the new schema, so \
              declare that type again, then keep the field and add the new type as a new field",
             old.name()
         ))];
+    }
+    if !site
+        .reserved
+        .claim(new_message.full_name(), old.number(), old.name())
+    {
+        return Vec::new();
     }
     let Some((name, number)) = site.reserved.fresh(new_message, old_message, new.name()) else {
         return Vec::new();

@@ -10,6 +10,9 @@ use super::fresh::Reserved;
 /// A finding's place in the new schema and in the existing one.
 pub(crate) struct Site<'a> {
     pub finding: &'a Finding,
+    /// Whether the finding was about a message the field's new type differs from, moved to the
+    /// field itself: its remedy is then the field's old type kept ([`super::retype`]).
+    pub retyped: bool,
     /// Whether the new schema writes and the existing one reads (else the other way round).
     pub new_is_writer: bool,
     pub new_message: MessageRef<'a>,
@@ -51,11 +54,12 @@ impl<'a> Site<'a> {
             None => (None, &[][..]),
         };
         // The walk names each step after the reader's field, matched by number in the writer.
-        let mut parent = None;
+        // Each step: the (writer, reader) messages and the fields that lead on from them.
+        let mut trail = Vec::new();
         for name in through {
             let reader_field = r.field_named(name)?;
             let writer_field = w.field(reader_field.number())?;
-            parent = Some(((w, writer_field), (r, reader_field)));
+            trail.push(((w, writer_field), (r, reader_field)));
             r = reader_field.kind().message()?;
             w = writer_field.kind().message()?;
         }
@@ -63,10 +67,32 @@ impl<'a> Site<'a> {
             None => (None, None),
             Some(name) => fields_named(finding, w, r, name),
         };
-        // A map's entry is declared by the map field, not in the source: a finding about its
-        // key or value is remedied on the map.
-        if let Some(((pw, wf), (pr, rf))) = parent.filter(|_| w.is_map_entry() || r.is_map_entry())
-        {
+        // The step to go back to: past map entries, which the map field declares (no source
+        // of their own), to a field of a message that is written out.
+        let back = |trail: &mut Vec<_>| -> Option<_> {
+            while let Some(((pw, wf), (pr, rf))) = trail.pop() {
+                let (pw, pr): (MessageRef<'a>, MessageRef<'a>) = (pw, pr);
+                if !pw.is_map_entry() && !pr.is_map_entry() {
+                    return Some((pw, pr, wf, rf));
+                }
+            }
+            None
+        };
+        // A finding about a map's key or value is remedied on the map.
+        if w.is_map_entry() || r.is_map_entry() {
+            let (pw, pr, wf, rf) = back(&mut trail)?;
+            (w, r) = (pw, pr);
+            (writer_field, reader_field) = (Some(wf), Some(rf));
+        }
+        // A field that now has another of the new schema's types (conservative compares such
+        // messages by structure): editing that other type would break its own pairs, so the
+        // field keeps its old type and the new type becomes a new field.
+        let (old_at, new_at) = if new_is_writer { (r, w) } else { (w, r) };
+        let retyped = old_at.full_name() != new_at.full_name()
+            && reserved.declares(old_at.full_name())
+            && !trail.is_empty();
+        if retyped {
+            let (pw, pr, wf, rf) = back(&mut trail)?;
             (w, r) = (pw, pr);
             (writer_field, reader_field) = (Some(wf), Some(rf));
         }
@@ -77,6 +103,7 @@ impl<'a> Site<'a> {
         };
         Some(Site {
             finding,
+            retyped,
             new_is_writer,
             new_message,
             old_message,

@@ -135,4 +135,40 @@ class BrokerCliIT extends WithBroker {
         assertEquals(onlineFindings, offlineFindings);
         assertTrue(!onlineFindings.isEmpty());
     }
+    /**
+     * The README's --fix, against the broker: v3 is refused; {@code check --fix} on a copy, with
+     * the topic's own history and strategy, rewrites it; the broker accepts the result, which is
+     * the file the README shows and the demo uploads, v3's new fields and enum included.
+     */
+    @Test
+    void aSchemaFixedAgainstTheBrokerIsAcceptedByIt() throws Exception {
+        String topic = topicIn("cli-fix", "FULL");
+        assertEquals(200, rest.upload(topic, Shop.version(1)).status());
+        assertEquals(200, rest.upload(topic, Shop.version(2)).status());
+        Answer refused = rest.upload(topic, Shop.version(3));
+        assertEquals(409, refused.status(), refused.toString());
+        assertTrue(SchemaRest.errorMessage(refused).contains(
+                "FIELD_NUMBER_CHANGED shop.Order.note (field 4): writer=number 4 reader=number 5 [FULL, existing[0] "),
+                refused.toString());
+        assertTrue(SchemaRest.errorMessage(refused).contains("(fix: give the field its old number back)"),
+                refused.toString());
+
+        Path dir = Files.createTempDirectory("protocompat-cli-fix");
+        Path copy = dir.resolve("order.proto");
+        Files.copy(shop(3), copy);
+        CliRun fixed = CliRun.of("check", "--fix", "--root", "shop.Order", "--admin-url", broker.webUrl(),
+                "--topic", "persistent://" + topic, "-I", dir.toString(), copy.toString());
+        assertEquals(0, fixed.exit(), fixed.toString());
+        assertTrue(fixed.err().contains("protocompat --fix: applied: give field note its old number 4"), fixed.toString());
+        assertTrue(fixed.out().startsWith("Compatible PROTOBUF_NATIVE schema "), fixed.toString());
+
+        String written = Files.readString(copy);
+        assertEquals(Files.readString(shop(3).getParent().resolveSibling("v3-fixed").resolve("order.proto")), written);
+        for (String kept : List.of("string id_v2 = 7;", "Currency currency_v2 = 3;", "enum Currency {")) {
+            assertTrue(written.contains(kept), "v3's change " + kept + " is kept:\n" + written);
+        }
+        Answer accepted = rest.upload(topic, Fixtures.compile(dir, "order.proto", "shop.Order"));
+        assertEquals(200, accepted.status(), accepted.toString());
+        assertEquals(2, SchemaRest.version(accepted));
+    }
 }

@@ -37,6 +37,15 @@ public final class Demo {
                     SchemaRest.errorMessage(answer).lines().forEach(line -> System.out.println("    " + line));
                 }
             }
+            Answer fixed = rest.upload("public/default/orders", Shop.v3Fixed());
+            System.out.println();
+            System.out.println("POST examples/shop/v3-fixed/order.proto (v3 as `protocompat check --fix` rewrote it)");
+            if (fixed.status() == 200) {
+                System.out.println("  accepted (HTTP 200), schema version " + SchemaRest.version(fixed));
+            } else {
+                System.out.println("  REJECTED (HTTP " + fixed.status() + "):");
+                SchemaRest.errorMessage(fixed).lines().forEach(line -> System.out.println("    " + line));
+            }
             System.out.println();
             System.out.println("Stopping the broker and deleting its data.");
         }

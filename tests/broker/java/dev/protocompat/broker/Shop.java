@@ -21,6 +21,12 @@ public final class Shop {
         return Fixtures.compile(dir, "order.proto", "shop.Order");
     }
 
+    /** examples/shop/v3-fixed: v3 as {@code protocompat check --fix} writes it against v2 (README). */
+    public static byte[] v3Fixed() {
+        Path dir = Fixtures.root().resolve("../../examples/shop/v3-fixed").normalize();
+        return Fixtures.compile(dir, "order.proto", "shop.Order");
+    }
+
     /** An order whose quantity is an int32: the base of the profile tests. */
     public static final String QUANTITY_INT32 = "message Order { int64 id = 1; int32 quantity = 2; string card = 3; string iban = 4; }";
     /** The same order with quantity widened to int64: the default profile warns, conservative refuses. */
