@@ -81,18 +81,37 @@ pub(crate) fn enum_value_not_readable(site: &Site) -> Vec<Remedy> {
     let Some(number) = old.number_named(name) else {
         return Vec::new();
     };
-    if new
-        .value_named_by(number)
-        .is_some_and(|holder| holder != name)
-    {
-        return Vec::new();
+    let mut edits = vec![Edit::SetEnumNumber {
+        enum_name: enum_name.clone(),
+        value: name.to_owned(),
+        number,
+    }];
+    let mut summary = format!("give {name} its old number {number} in enum {enum_name}");
+    match new.value_named_by(number).filter(|holder| *holder != name) {
+        None => {}
+        // Two values swapped: each gets its old number back.
+        Some(holder) => match old.number_named(holder) {
+            Some(before) if before != number => {
+                summary.push_str(&format!(", and {holder} its old number {before}"));
+                edits.push(Edit::SetEnumNumber {
+                    enum_name: enum_name.clone(),
+                    value: holder.to_owned(),
+                    number: before,
+                });
+            }
+            // A new name for the old number: both names stand for it, as aliases.
+            _ => {
+                summary.push_str(&format!(
+                    "; {holder}, a new name for {number}, becomes its alias"
+                ));
+                if !site.reserved.allows_aliases(&enum_name) {
+                    edits.push(Edit::AddToEnum {
+                        enum_name: enum_name.clone(),
+                        declaration: "option allow_alias = true;".into(),
+                    });
+                }
+            }
+        },
     }
-    vec![Remedy::edits(
-        format!("give {name} its old number {number} in enum {enum_name}"),
-        vec![Edit::SetEnumNumber {
-            enum_name,
-            value: name.to_owned(),
-            number,
-        }],
-    )]
+    vec![Remedy::edits(summary, edits)]
 }

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use prost::Message as _;
-use prost_types::{DescriptorProto, FileDescriptorSet};
+use prost_types::{DescriptorProto, EnumDescriptorProto, FileDescriptorSet};
 
 use crate::model::{FieldRef, Kind, MessageRef};
 
@@ -23,8 +23,8 @@ pub(crate) struct Reserved {
     /// field its new name and number, so that two findings' remedies never give one number
     /// twice, and two findings about one field (FULL's two directions) get the same edit.
     given: RefCell<Given>,
-    /// Every enum the new side declares, by full name.
-    enums: std::collections::HashSet<String>,
+    /// Every enum the new side declares, by full name, with whether it allows aliases.
+    enums: HashMap<String, bool>,
 }
 
 /// A message's reserved and extension ranges (inclusive), and its reserved names.
@@ -57,7 +57,7 @@ impl Reserved {
             reserved.enums.extend(
                 file.enum_type
                     .iter()
-                    .map(|e| format!("{scope}{}", e.name())),
+                    .map(|e| (format!("{scope}{}", e.name()), aliases(e))),
             );
             while let Some((scope, message)) = pending.pop() {
                 let full = format!("{scope}{}", message.name());
@@ -65,7 +65,7 @@ impl Reserved {
                     message
                         .enum_type
                         .iter()
-                        .map(|e| format!("{full}.{}", e.name())),
+                        .map(|e| (format!("{full}.{}", e.name()), aliases(e))),
                 );
                 pending.extend(message.nested_type.iter().map(|n| (format!("{full}."), n)));
                 // Descriptor ranges are end-exclusive.
@@ -163,6 +163,11 @@ impl Reserved {
         claimed == name
     }
 
+    /// Whether the new side's enum of that full name says `option allow_alias = true;`.
+    pub(crate) fn allows_aliases(&self, enum_name: &str) -> bool {
+        self.enums.get(enum_name).copied().unwrap_or(false)
+    }
+
     /// Whether the new side declares a message of that full name.
     pub(crate) fn declares(&self, message: &str) -> bool {
         self.messages.contains_key(message)
@@ -173,7 +178,7 @@ impl Reserved {
     pub(crate) fn can_name_type_of(&self, field: FieldRef<'_>) -> bool {
         match field.kind() {
             Kind::Scalar(_) => true,
-            Kind::Enum(e) => self.enums.contains(e.full_name()),
+            Kind::Enum(e) => self.enums.contains_key(e.full_name()),
             Kind::Message(m) if field.is_map() => m.fields().all(|f| self.can_name_type_of(f)),
             Kind::Message(m) | Kind::Group(m) => self.declares(m.full_name()),
         }
@@ -186,4 +191,8 @@ impl Reserved {
             .iter()
             .any(|&(start, end)| (start..=end).contains(&number))
     }
+}
+
+fn aliases(e: &EnumDescriptorProto) -> bool {
+    e.options.as_ref().is_some_and(|o| o.allow_alias())
 }

@@ -24,16 +24,38 @@ pub(crate) fn keep_old_add_new(site: &Site) -> Vec<Remedy> {
     // The new map's own entry is renamed with it.
     let renamed_entry = new.is_map() && new.name() == old.name();
     if old.is_map() && !renamed_entry && map_entry_taken(site, old.name()) {
-        return Vec::new();
+        return vec![Remedy::advice(format!(
+            "keep field {} a map, as it was: write the old `map<…>` declaration in place of the \
+             repeated field, and remove the hand-written entry message (the map declares it)",
+            old.name()
+        ))];
     }
     // A new map's entry type is renamed with it: an old field of that type could not name it.
     let entry_of_new = new.is_map()
+        && !old.is_map()
         && old.kind().message().map(|m| m.full_name())
             == new.kind().message().map(|m| m.full_name());
-    if entry_of_new || !site.reserved.can_name_type_of(old) {
+    if entry_of_new {
         return vec![Remedy::advice(format!(
-            "keep field {} as it was: its old type is no longer declared in the new schema, so \
-             declare that type again, then keep the field and add the new type as a new field",
+            "keep field {} the repeated message it was: write the hand-written entry message \
+             and the repeated field back in place of the map",
+            old.name()
+        ))];
+    }
+    if !site.reserved.can_name_type_of(old) {
+        let old_type = old
+            .kind()
+            .message()
+            .map(|m| m.full_name().to_owned())
+            .or_else(|| match old.kind() {
+                Kind::Enum(e) => Some(e.full_name().to_owned()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        return vec![Remedy::advice(format!(
+            "field {}'s old type {old_type} is not declared in the new schema: if it was only \
+             renamed, give it its old name back (types are compared by name); else declare it \
+             again, keep the field as it was, and add the new type as a new field",
             old.name()
         ))];
     }
