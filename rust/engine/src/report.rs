@@ -228,15 +228,14 @@ impl Report {
     /// one-line hint ([`crate::remedy::hint`]): the same text for every finding of a rule, so
     /// the broker computes nothing for it and an input cannot make it longer.
     pub fn render_text(&self) -> String {
-        let hinted = |f: &Finding| format!("{} (fix: {})", f.render(), remedy::hint(f.rule));
-        let lines = self.failures.iter().map(hinted).chain(
-            self.warnings
-                .iter()
-                .map(|w| format!("warning: {}", hinted(w))),
-        );
+        let findings = self
+            .failures
+            .iter()
+            .map(|f| ("", f))
+            .chain(self.warnings.iter().map(|w| ("warning: ", w)));
         let unlisted =
             self.total_failures + self.total_warnings - self.failures.len() - self.warnings.len();
-        bounded_lines(&self.summary(), lines, unlisted, TEXT_LIMIT)
+        bounded_lines(&self.summary(), findings, hinted, unlisted, TEXT_LIMIT)
     }
 
     pub fn to_json(&self) -> String {
@@ -252,12 +251,24 @@ fn count(n: usize, noun: &str) -> String {
     }
 }
 
-/// Joins `first` and `lines` with newlines into at most `limit` bytes, ending with a line that
-/// says how many lines were left out (those that did not fit, plus `unlisted` that were never
-/// given). A line longer than a quarter of the limit is cut.
-pub fn bounded_lines(
+/// A finding's line in the broker's text: `prefix`, the finding, its rule's hint.
+fn hinted((prefix, finding): (&str, &Finding)) -> String {
+    let mut line = String::from(prefix);
+    line.push_str(&finding.render());
+    line.push_str(" (fix: ");
+    line.push_str(remedy::hint(finding.rule));
+    line.push(')');
+    line
+}
+
+/// Joins `first` and the lines `render` makes of `items` with newlines into at most `limit`
+/// bytes, ending with a line that says how many lines were left out (those that did not fit,
+/// plus `unlisted` that were never given). A line longer than a quarter of the limit is cut.
+/// Once a line does not fit, the rest are counted, not rendered.
+pub fn bounded_lines<T>(
     first: &str,
-    lines: impl Iterator<Item = String>,
+    items: impl Iterator<Item = T>,
+    render: impl Fn(T) -> String,
     unlisted: usize,
     limit: usize,
 ) -> String {
@@ -266,13 +277,16 @@ pub fn bounded_lines(
     let budget = limit.saturating_sub(TAIL);
     let mut joined = text::bound(first, budget / 4);
     let mut omitted = 0usize;
-    for line in lines {
+    let mut items = items;
+    while let Some(item) = items.next() {
+        let line = render(item);
         let line = text::bound(&line, budget / 4);
-        if omitted == 0 && joined.len() + 1 + line.len() <= budget {
+        if joined.len() + 1 + line.len() <= budget {
             joined.push('\n');
             joined.push_str(&line);
         } else {
-            omitted += 1;
+            omitted = 1 + items.count();
+            break;
         }
     }
     omitted += unlisted;
@@ -360,4 +374,27 @@ mod tests {
         );
         assert!(report.to_json().contains("\"profile\": \"pip246\""));
     }
+
+    #[test]
+    fn lines_past_the_limit_are_counted_not_rendered() {
+        let rendered = std::cell::Cell::new(0);
+        let text = bounded_lines(
+            "summary",
+            0..100,
+            |i| {
+                rendered.set(rendered.get() + 1);
+                format!("line {i} {}", "x".repeat(90))
+            },
+            5,
+            1024,
+        );
+        let shown = text.lines().count() - 2;
+        assert_eq!(rendered.get(), shown + 1, "{text}");
+        assert!(
+            text.ends_with(&format!("… and {} more findings not shown", 100 - shown + 5)),
+            "{text}"
+        );
+        assert!(text.len() <= 1024);
+    }
+
 }
