@@ -148,6 +148,26 @@ fn every_rule_says_what_to_write_instead() {
     }
 }
 
+/// The Remedies table (docs/rules.md#remedies) names every rule ID in its first column, once:
+/// what `check --fix` edits for it, or when no edit helps.
+#[test]
+fn the_remedies_table_covers_every_rule_once() {
+    let doc = document();
+    let start = doc.find("\n## Remedies\n").expect("a `## Remedies` section");
+    let section = &doc[start..];
+    let section = &section[..section[1..].find("\n## ").map_or(section.len(), |i| i + 1)];
+    let mut named: Vec<&str> = section
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| Rule") && !l.starts_with("|---"))
+        .flat_map(|l| l.split('|').nth(1).unwrap_or("").split(','))
+        .map(str::trim)
+        .collect();
+    named.sort_unstable();
+    let mut ids: Vec<&str> = RuleId::all().map(RuleId::id).collect();
+    ids.sort_unstable();
+    assert_eq!(named, ids);
+}
+
 /// The Rule index lists each ID once, linked to its heading, with what each profile does with
 /// it: the severity it has among the profile's rules or its guard, `error` for an ID the input
 /// is refused under, `fails` for a strategy's own rejection, `—` for a rule it does not run.
