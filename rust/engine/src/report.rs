@@ -391,10 +391,12 @@ mod tests {
         let shown = text.lines().count() - 2;
         assert_eq!(rendered.get(), shown + 1, "{text}");
         assert!(
-            text.ends_with(&format!("… and {} more findings not shown", 100 - shown + 5)),
+            text.ends_with(&format!(
+                "… and {} more findings not shown",
+                100 - shown + 5
+            )),
             "{text}"
         );
         assert!(text.len() <= 1024);
     }
-
 }

@@ -153,7 +153,9 @@ fn every_rule_says_what_to_write_instead() {
 #[test]
 fn the_remedies_table_covers_every_rule_once() {
     let doc = document();
-    let start = doc.find("\n## Remedies\n").expect("a `## Remedies` section");
+    let start = doc
+        .find("\n## Remedies\n")
+        .expect("a `## Remedies` section");
     let section = &doc[start..];
     let section = &section[..section[1..].find("\n## ").map_or(section.len(), |i| i + 1)];
     let mut named: Vec<&str> = section

@@ -94,16 +94,17 @@ pub(crate) fn keep_old_add_new(site: &Site) -> Vec<Remedy> {
             "keep field {} as it was, deprecated, and add the new declaration as field {name} = {number}",
             old.name()
         ),
+        // Both name the field as the new schema has it now: the number first.
         vec![
-            Edit::SetName {
-                message: message.clone(),
-                field: new.name().to_owned(),
-                name: name.clone(),
-            },
             Edit::SetNumber {
                 message: message.clone(),
                 field: new.name().to_owned(),
                 number,
+            },
+            Edit::SetName {
+                message: message.clone(),
+                field: new.name().to_owned(),
+                name: name.clone(),
             },
             Edit::AddField {
                 message,
