@@ -90,6 +90,22 @@ impl<'a> Source<'a> {
         })
     }
 
+    /// Every message of every file, by full name.
+    pub fn messages(&self) -> impl Iterator<Item = (&str, Found<'a, DescriptorProto>)> + '_ {
+        self.messages
+            .iter()
+            .map(|(name, (file, path, descriptor))| {
+                (
+                    name.as_str(),
+                    Found {
+                        file: *file,
+                        path: path.clone(),
+                        descriptor: *descriptor,
+                    },
+                )
+            })
+    }
+
     pub fn enumeration(&self, name: &str) -> Option<Found<'a, EnumDescriptorProto>> {
         let (file, path, descriptor) = self.enums.get(name)?;
         Some(Found {

@@ -64,29 +64,15 @@ pub enum Edit {
         field: String,
         oneof: String,
     },
+    /// Give the message or enum `type_name` (a full name) the simple name `name`, and every
+    /// reference to it too.
+    RenameType { type_name: String, name: String },
     /// Set a file option (`java_string_check_utf8`) in the file declaring `message`.
     SetFileOption {
         message: String,
         option: String,
         value: String,
     },
-}
-
-impl Edit {
-    /// The message or enum it changes.
-    pub fn scope(&self) -> &str {
-        match self {
-            Edit::SetNumber { message, .. }
-            | Edit::SetName { message, .. }
-            | Edit::SetLabel { message, .. }
-            | Edit::SetOption { message, .. }
-            | Edit::AddField { message, .. }
-            | Edit::MoveOutOfOneof { message, .. }
-            | Edit::MoveIntoOneof { message, .. }
-            | Edit::SetFileOption { message, .. } => message,
-            Edit::AddToEnum { enum_name, .. } | Edit::SetEnumNumber { enum_name, .. } => enum_name,
-        }
-    }
 }
 
 /// The declaration to write, for a reader without the source: `in shop.Order: give field note
@@ -136,6 +122,9 @@ impl fmt::Display for Edit {
                 field,
                 oneof,
             } => write!(f, "in {message}: move field {field} into oneof {oneof}"),
+            Edit::RenameType { type_name, name } => {
+                write!(f, "rename {type_name} to {name}, and every reference to it")
+            }
             Edit::SetFileOption {
                 message,
                 option,

@@ -36,6 +36,8 @@ struct Given {
     fields: HashMap<(String, String), (String, u32)>,
     /// Old fields declared again, by message and number: their names.
     restored: HashMap<(String, u32), String>,
+    /// Types given back their old names: old full name → the type renamed to it.
+    renamed: HashMap<String, String>,
 }
 
 impl Reserved {
@@ -161,6 +163,20 @@ impl Reserved {
             .entry((message.to_owned(), number))
             .or_insert_with(|| name.to_owned());
         claimed == name
+    }
+
+    /// Claims the old full name `before` for the type now called `now`: false if the new side
+    /// declares a type of that name, or another rename of this check took it.
+    pub(crate) fn claim_name(&self, before: &str, now: &str) -> bool {
+        if self.messages.contains_key(before) || self.enums.contains_key(before) {
+            return false;
+        }
+        let mut given = self.given.borrow_mut();
+        let claimed = given
+            .renamed
+            .entry(before.to_owned())
+            .or_insert_with(|| now.to_owned());
+        claimed == now
     }
 
     /// Whether the new side's enum of that full name says `option allow_alias = true;`.

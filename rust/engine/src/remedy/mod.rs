@@ -16,6 +16,7 @@ mod enums;
 mod fresh;
 mod keep;
 mod oneof;
+mod rename;
 mod required;
 mod retype;
 mod site;

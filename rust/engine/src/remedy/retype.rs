@@ -42,6 +42,9 @@ pub(crate) fn keep_old_add_new(site: &Site) -> Vec<Remedy> {
             old.name()
         ))];
     }
+    if let Some(renamed) = super::rename::renamed_type(site, new, old) {
+        return vec![renamed];
+    }
     if !site.reserved.can_name_type_of(old) {
         let old_type = old
             .kind()
