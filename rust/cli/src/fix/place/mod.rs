@@ -6,15 +6,20 @@ use std::collections::BTreeMap;
 use prost_types::DescriptorProto;
 use protocompat::remedy::Edit;
 
-use super::source::{Found, Source, Span, ENUM_VALUE, FIELD, ONEOF};
+mod oneof;
+mod rename;
+
+use super::source::{Found, Source, Span, ENUM_VALUE, FIELD};
+use oneof::{move_into, move_out};
+use rename::rename_type;
 
 /// Field numbers in source-info paths: of FieldDescriptorProto, FieldOptions, FeatureSet,
 /// FileDescriptorProto and FileOptions.
-const NAME: i32 = 1;
+pub(super) const NAME: i32 = 1;
 const NUMBER: i32 = 3;
 const LABEL: i32 = 4;
-const TYPE: i32 = 5;
-const TYPE_NAME: i32 = 6;
+pub(super) const TYPE: i32 = 5;
+pub(super) const TYPE_NAME: i32 = 6;
 const DEFAULT_VALUE: i32 = 7;
 const OPTIONS: i32 = 8;
 const ENUM_VALUE_NUMBER: i32 = 2;
@@ -35,7 +40,7 @@ pub struct TextEdit {
 }
 
 impl TextEdit {
-    fn replace(file: usize, span: Span, text: impl Into<String>) -> TextEdit {
+    pub(super) fn replace(file: usize, span: Span, text: impl Into<String>) -> TextEdit {
         TextEdit {
             file,
             span: (span.start, span.end),
@@ -44,7 +49,7 @@ impl TextEdit {
         }
     }
 
-    fn insert(file: usize, at: usize, text: impl Into<String>) -> TextEdit {
+    pub(super) fn insert(file: usize, at: usize, text: impl Into<String>) -> TextEdit {
         TextEdit {
             file,
             span: (at, at),
@@ -54,11 +59,11 @@ impl TextEdit {
     }
 }
 
-fn child(path: &[i32], more: &[i32]) -> Vec<i32> {
+pub(super) fn child(path: &[i32], more: &[i32]) -> Vec<i32> {
     path.iter().chain(more).copied().collect()
 }
 
-fn field_path(message: &Found<DescriptorProto>, field: &str) -> Option<Vec<i32>> {
+pub(super) fn field_path(message: &Found<DescriptorProto>, field: &str) -> Option<Vec<i32>> {
     let index = message
         .descriptor
         .field
@@ -272,14 +277,19 @@ fn bracket(declared: &str) -> Option<usize> {
 }
 
 /// Indentation of the line `at` is on.
-fn indent_of(text: &str, at: usize) -> &str {
+pub(super) fn indent_of(text: &str, at: usize) -> &str {
     let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let line = &text[start..];
     &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
 }
 
 /// `declaration` as the body's last line, before the closing `}` of the declaration at `path`.
-fn add_to_body(source: &Source, file: usize, path: &[i32], declaration: &str) -> Option<TextEdit> {
+pub(super) fn add_to_body(
+    source: &Source,
+    file: usize,
+    path: &[i32],
+    declaration: &str,
+) -> Option<TextEdit> {
     let text = source.text(file)?;
     let span = source.span(file, path)?;
     let close = span.start + text[span.start..span.end].rfind('}')?;
@@ -294,150 +304,6 @@ fn add_to_body(source: &Source, file: usize, path: &[i32], declaration: &str) ->
     } else {
         Some(TextEdit::insert(file, close, format!(" {declaration} ")))
     }
-}
-
-/// The whole lines `span` covers, where nothing else is written on them.
-fn whole_lines(text: &str, span: Span) -> Span {
-    let start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[span.end..]
-        .find('\n')
-        .map_or(text.len(), |i| span.end + i + 1);
-    if text[start..span.start].trim().is_empty() && text[span.end..end].trim().is_empty() {
-        Span { start, end }
-    } else {
-        span
-    }
-}
-
-/// A field's declaration without its label: from its type to its `;`.
-fn unlabelled(source: &Source, file: usize, path: &[i32]) -> Option<(Span, String)> {
-    let text = source.text(file)?;
-    let span = source.span(file, path)?;
-    let from = source
-        .span(file, &child(path, &[TYPE]))
-        .or_else(|| source.span(file, &child(path, &[TYPE_NAME])))?;
-    Some((span, text[from.start..span.end].to_owned()))
-}
-
-fn move_out(
-    source: &Source,
-    message: &str,
-    oneof: i32,
-    fields: &[(String, String)],
-) -> Option<Vec<TextEdit>> {
-    let found = source.message(message)?;
-    let text = source.text(found.file)?;
-    let oneof_span = source.span(found.file, &child(&found.path, &[ONEOF, oneof]))?;
-    let members = found
-        .descriptor
-        .field
-        .iter()
-        .filter(|f| f.oneof_index == Some(oneof) && f.proto3_optional != Some(true))
-        .count();
-    let indent = indent_of(text, oneof_span.start).to_owned();
-    let mut moved = Vec::new();
-    let mut edits = Vec::new();
-    for (field, label) in fields {
-        let path = field_path(&found, field)?;
-        let (span, declared) = unlabelled(source, found.file, &path)?;
-        moved.push(format!("{indent}{label}{declared}"));
-        edits.push(TextEdit::replace(found.file, whole_lines(text, span), ""));
-    }
-    if moved.len() == members {
-        // Nothing stays in it: the oneof becomes its fields.
-        let lines = whole_lines(text, oneof_span);
-        let mut replaced = moved.join("\n");
-        replaced.push('\n');
-        return Some(vec![TextEdit::replace(found.file, lines, replaced)]);
-    }
-    let mut after = String::new();
-    for line in moved {
-        after.push('\n');
-        after.push_str(&line);
-    }
-    edits.push(TextEdit::insert(found.file, oneof_span.end, after));
-    Some(edits)
-}
-
-fn move_into(
-    source: &Source,
-    message: &str,
-    oneof: &str,
-    fields: &[String],
-) -> Option<Vec<TextEdit>> {
-    let found = source.message(message)?;
-    let text = source.text(found.file)?;
-    let mut edits = Vec::new();
-    let mut moved = Vec::new();
-    // Per oneof they leave, how many of its members go: a oneof left empty goes too.
-    let mut leaving: BTreeMap<i32, usize> = BTreeMap::new();
-    for field in fields {
-        let path = field_path(&found, field)?;
-        let (span, declared) = unlabelled(source, found.file, &path)?;
-        moved.push(declared);
-        let descriptor = found.descriptor.field.iter().find(|f| f.name() == field)?;
-        match descriptor
-            .oneof_index
-            .filter(|_| descriptor.proto3_optional != Some(true))
-        {
-            Some(from) => *leaving.entry(from).or_default() += 1,
-            None => edits.push(TextEdit::replace(found.file, whole_lines(text, span), "")),
-        }
-    }
-    for (from, count) in leaving {
-        let members = found
-            .descriptor
-            .field
-            .iter()
-            .filter(|f| f.oneof_index == Some(from) && f.proto3_optional != Some(true))
-            .count();
-        if count == members {
-            let span = source.span(found.file, &child(&found.path, &[ONEOF, from]))?;
-            edits.push(TextEdit::replace(found.file, whole_lines(text, span), ""));
-        } else {
-            for field in fields {
-                let descriptor = found.descriptor.field.iter().find(|f| f.name() == field)?;
-                if descriptor.oneof_index == Some(from) {
-                    let (span, _) = unlabelled(source, found.file, &field_path(&found, field)?)?;
-                    edits.push(TextEdit::replace(found.file, whole_lines(text, span), ""));
-                }
-            }
-        }
-    }
-    let existing = found
-        .descriptor
-        .oneof_decl
-        .iter()
-        .position(|o| o.name() == oneof);
-    match existing {
-        Some(index) => {
-            for declared in moved {
-                edits.push(add_to_body(
-                    source,
-                    found.file,
-                    &child(&found.path, &[ONEOF, index as i32]),
-                    &declared,
-                )?);
-            }
-        }
-        None => {
-            let message_span = source.span(found.file, &found.path)?;
-            let close =
-                message_span.start + text[message_span.start..message_span.end].rfind('}')?;
-            let line_start = text[..close].rfind('\n').map_or(0, |i| i + 1);
-            if !text[line_start..close].trim().is_empty() {
-                return None;
-            }
-            let indent = format!("{}  ", indent_of(text, close));
-            let mut block = format!("{indent}oneof {oneof} {{\n");
-            for declared in moved {
-                block.push_str(&format!("{indent}  {declared}\n"));
-            }
-            block.push_str(&format!("{indent}}}\n"));
-            edits.push(TextEdit::insert(found.file, line_start, block));
-        }
-    }
-    Some(edits)
 }
 
 /// `option NAME = VALUE;` in the file: in place of the statement where it is written, else
@@ -465,77 +331,4 @@ fn set_file_option(source: &Source, file: usize, option: &str, value: &str) -> O
         .max()
         .unwrap_or(0);
     Some(TextEdit::insert(file, after, format!("\n{statement}")))
-}
-
-/// The type's name, and each reference to it (or to a type nested in it) in the source: the
-/// one word of the reference that names it. A map's reference is its field's `map<K, V>`.
-fn rename_type(source: &Source, type_name: &str, name: &str) -> Option<Vec<TextEdit>> {
-    let (file, path) = match source.message(type_name) {
-        Some(found) => (found.file, found.path),
-        None => {
-            let found = source.enumeration(type_name)?;
-            (found.file, found.path)
-        }
-    };
-    let simple = type_name.rsplit('.').next()?;
-    let mut edits = vec![TextEdit::replace(
-        file,
-        source.span(file, &child(&path, &[NAME]))?,
-        name,
-    )];
-    let target = format!(".{type_name}");
-    let names_it = |t: &str| t == target || t.starts_with(&format!("{target}."));
-    for (_, message) in source.messages() {
-        if message
-            .descriptor
-            .options
-            .as_ref()
-            .is_some_and(|o| o.map_entry())
-        {
-            continue;
-        }
-        for (j, field) in message.descriptor.field.iter().enumerate() {
-            let referenced = names_it(field.type_name())
-                || source
-                    .message(field.type_name().trim_start_matches('.'))
-                    .filter(|m| m.descriptor.options.as_ref().is_some_and(|o| o.map_entry()))
-                    .is_some_and(|entry| {
-                        entry
-                            .descriptor
-                            .field
-                            .iter()
-                            .any(|f| names_it(f.type_name()))
-                    });
-            if !referenced {
-                continue;
-            }
-            let span = source.span(
-                message.file,
-                &child(&message.path, &[FIELD, j as i32, TYPE_NAME]),
-            )?;
-            let text = &source.text(message.file)?[span.start..span.end];
-            let at = one_word(text, simple)?;
-            edits.push(TextEdit::replace(
-                message.file,
-                Span {
-                    start: span.start + at,
-                    end: span.start + at + simple.len(),
-                },
-                name,
-            ));
-        }
-    }
-    Some(edits)
-}
-
-/// Where `word` occurs in `text` as a whole identifier, if it does exactly once.
-fn one_word(text: &str, word: &str) -> Option<usize> {
-    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    let mut found = text.match_indices(word).filter(|(at, _)| {
-        let before = text[..*at].chars().next_back();
-        let after = text[at + word.len()..].chars().next();
-        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
-    });
-    let (at, _) = found.next()?;
-    found.next().is_none().then_some(at)
 }
