@@ -92,12 +92,12 @@ fn one_line(text: &str) -> String {
 
 /// The remedies of a run's findings, planned only when asked for.
 pub struct Fixes<'a> {
-    planner: Planner,
+    planner: Planner<'a>,
     source: Option<Source<'a>>,
 }
 
 impl<'a> Fixes<'a> {
-    pub fn new(new: &'a Loaded, existing: &[Loaded], limits: &Limits) -> Fixes<'a> {
+    pub fn new(new: &'a Loaded, existing: &'a [Loaded], limits: &Limits) -> Fixes<'a> {
         let data: Vec<&[u8]> = existing.iter().map(|e| e.data.as_slice()).collect();
         Fixes {
             planner: Planner::new(&data, &new.data, limits),

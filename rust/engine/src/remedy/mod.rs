@@ -22,6 +22,8 @@ mod retype;
 mod site;
 mod unfixable;
 
+use std::cell::OnceCell;
+
 use serde::Serialize;
 
 use crate::limits::Limits;
@@ -200,11 +202,12 @@ pub fn hint(rule: RuleId) -> &'static str {
     entry(rule).hint
 }
 
-/// Plans remedies for the findings of one check: the new schema and the existing ones, as the
-/// check was given them, decoded once.
-pub struct Planner {
+/// Plans remedies for the findings of one check: the new schema decoded once, and each
+/// existing one the first time a finding names it (a long history has few findings).
+pub struct Planner<'d> {
     new: Option<Decoded>,
-    existing: Vec<Option<Decoded>>,
+    existing: Vec<(&'d [u8], OnceCell<Option<Decoded>>)>,
+    limits: Limits,
 }
 
 struct Decoded {
@@ -222,23 +225,31 @@ impl Decoded {
     }
 }
 
-impl Planner {
+impl<'d> Planner<'d> {
     /// `limits`: the check's, so that what it decoded decodes here too.
-    pub fn new(existing: &[&[u8]], new: &[u8], limits: &Limits) -> Planner {
+    pub fn new(existing: &[&'d [u8]], new: &[u8], limits: &Limits) -> Planner<'d> {
         Planner {
             new: Decoded::of(new, limits),
             existing: existing
                 .iter()
-                .map(|data| Decoded::of(data, limits))
+                .map(|&data| (data, OnceCell::new()))
                 .collect(),
+            limits: *limits,
         }
+    }
+
+    fn existing(&self, index: usize) -> Option<&Decoded> {
+        let (data, decoded) = self.existing.get(index)?;
+        decoded
+            .get_or_init(|| Decoded::of(data, &self.limits))
+            .as_ref()
     }
 
     /// The remedies for `finding`: at least one, which may be advice without edits.
     pub fn remedies(&self, finding: &Finding) -> Vec<Remedy> {
         let entry = entry(finding.rule);
         let old = match finding.existing.as_ref().map(|e| e.which) {
-            Some(SchemaRef::Existing(index)) => self.existing.get(index).and_then(Option::as_ref),
+            Some(SchemaRef::Existing(index)) => self.existing(index),
             _ => None,
         };
         let site = match (&self.new, old, finding.direction) {
