@@ -301,7 +301,8 @@ fn fix(
             format,
             Some(label),
             None,
-            "--fix edits .proto source on disk: NEW must be a .proto file or a directory of              them (not a descriptor set, Pulsar schema JSON or a git tree)",
+            "--fix edits .proto source on disk: NEW must be a .proto file or a directory of them \
+             (not a descriptor set, Pulsar schema JSON or a git tree)",
         );
     };
     let fixes: Vec<(String, Vec<crate::fix::Fix>)> = run

@@ -128,7 +128,7 @@ fn fix_refuses_a_new_side_that_is_not_proto_source() {
     );
     assert_eq!(status, Some(2), "{shown}");
     assert!(
-        shown.contains("--fix edits .proto source on disk: NEW must be a .proto file"),
+        shown.contains("--fix edits .proto source on disk: NEW must be a .proto file or a directory of them (not a descriptor set, Pulsar schema JSON or a git tree)"),
         "{shown}"
     );
     let _ = fs::remove_dir_all(&dir);
