@@ -35,8 +35,8 @@ public final class PulsarCluster implements AutoCloseable {
     public static final String NAME = "cluster-a";
 
     private static final Duration STARTUP = Duration.ofSeconds(180);
-    /** How often ownedBundles asks a broker busy revalidating a moved bundle's lock. */
-    private static final int LOCK_BUSY_ATTEMPTS = 20;
+    /** How often {@link #settled} asks while a moved bundle's ownership settles, 0.5 s apart. */
+    private static final int SETTLE_ATTEMPTS = 20;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path dir;
@@ -126,27 +126,14 @@ public final class PulsarCluster implements AutoCloseable {
             return send(webUrl(), "GET", "/metrics/", null);
         }
 
-        /**
-         * The bundles this broker says it owns, as {@code tenant/namespace/range}. Just after a
-         * bundle moved, the old owner may answer HTTP 500 "Resource at … is already locked" while
-         * it revalidates the lock the new owner now holds (seen in CI); asked again, a few times
-         * at most, once that settles.
-         */
+        /** The bundles this broker says it owns, as {@code tenant/namespace/range}. */
         public List<String> ownedBundles() throws IOException, InterruptedException {
             String path = "/admin/v2/brokers/" + NAME + "/" + id() + "/ownedNamespaces";
-            for (int attempt = 1;; attempt++) {
-                try {
-                    List<String> bundles = new ArrayList<>();
-                    JSON.readTree(send(webUrl(), "GET", path, null)).fieldNames().forEachRemaining(bundles::add);
-                    return bundles;
-                } catch (IllegalStateException e) {
-                    if (attempt >= LOCK_BUSY_ATTEMPTS || !e.getMessage().contains("LockBusyException")) {
-                        throw e;
-                    }
-                    System.out.println("ownedBundles: " + this + " busy (attempt " + attempt + "), asking again");
-                    Thread.sleep(500);
-                }
-            }
+            return settled("ownedBundles of " + this, () -> {
+                List<String> bundles = new ArrayList<>();
+                JSON.readTree(send(webUrl(), "GET", path, null)).fieldNames().forEachRemaining(bundles::add);
+                return bundles;
+            });
         }
 
         /**
@@ -240,7 +227,38 @@ public final class PulsarCluster implements AutoCloseable {
 
     /** The broker that owns the topic's bundle now: a lookup, which assigns the bundle if none does. */
     public Broker owner(String topic) throws IOException, InterruptedException {
-        return brokerAt(JSON.readTree(get("/lookup/v2/topic/persistent/" + topic)).path("httpUrl").asText());
+        String path = "/lookup/v2/topic/persistent/" + topic;
+        return brokerAt(settled("owner of " + topic, () -> JSON.readTree(get(path)).path("httpUrl").asText()));
+    }
+
+    /** An admin API call that may meet a bundle's ownership while it settles. */
+    @FunctionalInterface
+    public interface Call<T> {
+        T call() throws IOException, InterruptedException;
+    }
+
+    /**
+     * {@code call}, asked again while the cluster answers HTTP 500 because a bundle's ownership is
+     * still settling after an unload: the old owner revalidating a lock the new one holds ("…
+     * is already locked", LockBusyException) or the new owner not yet holding it ("Failed to
+     * acquire ownership for namespace bundle"). Both were seen in CI, moments after a move.
+     * {@link #SETTLE_ATTEMPTS} times at most; any other error at once.
+     */
+    public static <T> T settled(String what, Call<T> call) throws IOException, InterruptedException {
+        for (int attempt = 1;; attempt++) {
+            try {
+                return call.call();
+            } catch (IllegalStateException e) {
+                String message = String.valueOf(e.getMessage());
+                boolean settling = message.contains(": HTTP 500 ") && (message.contains("LockBusyException")
+                        || message.contains("is already locked") || message.contains("Failed to acquire ownership"));
+                if (attempt >= SETTLE_ATTEMPTS || !settling) {
+                    throw e;
+                }
+                System.out.println(what + ": ownership still settling (attempt " + attempt + "), asking again");
+                Thread.sleep(500);
+            }
+        }
     }
 
     /** The range of the namespace bundle the topic belongs to, such as {@code 0x40000000_0x80000000}. */
@@ -284,8 +302,8 @@ public final class PulsarCluster implements AutoCloseable {
      * the bundle go and the leader assigns it to {@code destination} at the next lookup.
      */
     public void unload(String namespace, String bundle, Broker destination) throws IOException, InterruptedException {
-        send("PUT", "/admin/v2/namespaces/" + namespace + "/" + bundle + "/unload?destinationBroker="
-                + destination.id(), "");
+        String path = "/admin/v2/namespaces/" + namespace + "/" + bundle + "/unload?destinationBroker=" + destination.id();
+        settled("unload of " + bundle, () -> send("PUT", path, ""));
     }
 
     /** A GET of the admin API through the first broker, redirects followed (as pulsar-admin follows them). */
