@@ -8,7 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -49,7 +53,45 @@ public final class Fixtures {
     /** Compiles {@code dir/rootFile} with the CLI into Pulsar schema data. */
     public static byte[] compile(Path dir, String rootFile, String rootMessage) {
         String key = dir + "|" + rootFile + "|" + rootMessage;
-        return COMPILED.computeIfAbsent(key, k -> runCli(dir.resolve(rootFile), rootMessage));
+        return COMPILED.computeIfAbsent(key, k -> compiledOnce(k, dir, dir.resolve(rootFile), rootMessage));
+    }
+
+    /**
+     * The schema data this build compiled before, from the directory named by
+     * {@code protocompat.fixtures.cache}: the x86_64 JVMs run the CLI once per fixture and write
+     * its output there, and the aarch64 JVM, which runs under qemu-user, reads it instead of
+     * starting a process. A process started by a JVM under qemu-user can hang in vfork: CI saw
+     * the child stuck on a futex for good. The file is named by a digest of the key and of every
+     * file under {@code dir}, so a changed fixture is compiled again.
+     */
+    private static byte[] compiledOnce(String key, Path dir, Path file, String rootMessage) {
+        String cacheDir = System.getProperty("protocompat.fixtures.cache", "");
+        if (cacheDir.isEmpty()) {
+            return runCli(file, rootMessage);
+        }
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            digest.update(key.getBytes(StandardCharsets.UTF_8));
+            try (Stream<Path> files = Files.walk(dir)) {
+                for (Path each : files.filter(Files::isRegularFile).sorted().toList()) {
+                    digest.update(dir.relativize(each).toString().getBytes(StandardCharsets.UTF_8));
+                    digest.update((byte) 0);
+                    digest.update(Files.readAllBytes(each));
+                }
+            }
+            Path cached = Paths.get(cacheDir).resolve(HexFormat.of().formatHex(digest.digest()) + ".json");
+            if (Files.isRegularFile(cached)) {
+                return Files.readAllBytes(cached);
+            }
+            byte[] data = runCli(file, rootMessage);
+            Files.createDirectories(cached.getParent());
+            Path written = Files.createTempFile(cached.getParent(), "fixture", ".tmp");
+            Files.write(written, data);
+            Files.move(written, cached, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return data;
+        } catch (IOException | NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the compiled fixtures' cache " + cacheDir + ": " + e, e);
+        }
     }
 
     private static byte[] runCli(Path file, String rootMessage) {
