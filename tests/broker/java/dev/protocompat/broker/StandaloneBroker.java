@@ -134,17 +134,33 @@ public final class StandaloneBroker implements AutoCloseable {
         return start(java, jvmOptions, secured, List.of());
     }
 
+    /** How often a broker is started on fresh ports when one of its ports was taken meanwhile. */
+    private static final int BIND_ATTEMPTS = 3;
+
+    /**
+     * A free port is only free when it is asked for: between {@link ChildJvm#freePorts} and the
+     * broker's bind, another process can take it (CI saw "Failed to bind Pulsar broker … Address
+     * already in use"). Such a start is tried again on fresh ports, a few times at most.
+     */
     private static StandaloneBroker start(String java, List<String> jvmOptions, Secured secured, List<String> conf)
             throws IOException, InterruptedException {
-        StandaloneBroker broker = new StandaloneBroker(Files.createTempDirectory("protocompat-broker"), java,
-                jvmOptions, secured, conf);
-        try {
-            broker.launch();
-        } catch (IOException | InterruptedException | RuntimeException e) {
-            broker.close();
-            throw e;
+        for (int attempt = 1;; attempt++) {
+            StandaloneBroker broker = new StandaloneBroker(Files.createTempDirectory("protocompat-broker"), java,
+                    jvmOptions, secured, conf);
+            try {
+                broker.launch();
+                return broker;
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                broker.close();
+                boolean portTaken = e instanceof IllegalStateException
+                        && String.valueOf(e.getMessage()).contains("Address already in use");
+                if (!portTaken || attempt >= BIND_ATTEMPTS) {
+                    throw e;
+                }
+                System.out.println("StandaloneBroker: a port was taken before the broker bound it (attempt "
+                        + attempt + "); starting again on fresh ports");
+            }
         }
-        return broker;
     }
 
     public String webUrl() {
