@@ -80,6 +80,18 @@ pub(crate) fn declaration(
     Some(format!("{label}{ty} {name} = {number}{options};"))
 }
 
+/// `old` declared again as it was, under its own name and number, `[deprecated = true]`: the
+/// old field a remedy keeps beside a new one.
+pub(crate) fn kept_deprecated(old: FieldRef<'_>, syntax: Syntax) -> Option<String> {
+    declaration(
+        old,
+        syntax,
+        old.name(),
+        old.number(),
+        &[("deprecated", "true".to_owned())],
+    )
+}
+
 /// Whether the field's type can be packed.
 pub(crate) fn packable(field: FieldRef<'_>) -> bool {
     match field.kind() {

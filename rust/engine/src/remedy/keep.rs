@@ -3,7 +3,7 @@
 
 use crate::model::{FieldRef, Kind, Syntax};
 
-use super::declare::{declaration, default_literal, packable, packing, type_text};
+use super::declare::{default_literal, kept_deprecated, packable, packing, type_text};
 use super::{Edit, Remedy, Site};
 
 fn set_option(site: &Site, field: FieldRef<'_>, (option, value): (String, String)) -> Edit {
@@ -88,13 +88,7 @@ fn renamed_beside_old(site: &Site, new: FieldRef<'_>, old: FieldRef<'_>) -> Vec<
     else {
         return Vec::new();
     };
-    let Some(restored) = declaration(
-        old,
-        site.new_syntax(),
-        old.name(),
-        old.number(),
-        &[("deprecated", "true".to_owned())],
-    ) else {
+    let Some(restored) = kept_deprecated(old, site.new_syntax()) else {
         return Vec::new();
     };
     vec![Remedy::edits(

@@ -3,7 +3,7 @@
 
 use crate::model::Kind;
 
-use super::declare::declaration;
+use super::declare::kept_deprecated;
 use super::{Edit, Remedy, Site};
 
 /// The new declaration keeps its type under a fresh number and name; the old declaration comes
@@ -78,13 +78,7 @@ pub(crate) fn keep_old_add_new(site: &Site) -> Vec<Remedy> {
     if taken {
         return Vec::new();
     }
-    let Some(restored) = declaration(
-        old,
-        site.new_syntax(),
-        old.name(),
-        old.number(),
-        &[("deprecated", "true".to_owned())],
-    ) else {
+    let Some(restored) = kept_deprecated(old, site.new_syntax()) else {
         return vec![Remedy::advice(format!(
             "keep field {} as the old side declares it (a group, or a label this syntax \
              cannot write), and add the new type as a new field",
