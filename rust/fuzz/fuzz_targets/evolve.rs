@@ -26,6 +26,8 @@ mod gen;
 mod ir;
 #[path = "common/scalar.rs"]
 mod scalar;
+#[path = "common/tail.rs"]
+mod tail;
 #[path = "evolve/wire.rs"]
 mod wire;
 
@@ -44,6 +46,7 @@ use protocompat::{Bounds, Checker, Report, Strategy, CONSERVATIVE, PIP246};
 
 use compare::Misread;
 use ir::{Schema, Step, Syntax, FILE, ROOT};
+use tail::tail;
 use wire::Pools;
 
 /// One schema of the pair, in every form the checks need.
@@ -214,22 +217,6 @@ fn count(what: &str, key: String, report: impl FnOnce() -> String) {
     if *n <= 3 {
         eprintln!("{}\n", report());
     }
-}
-
-/// 4 KiB from a fixed xorshift sequence.
-fn tail() -> &'static [u8] {
-    static TAIL: OnceLock<Vec<u8>> = OnceLock::new();
-    TAIL.get_or_init(|| {
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        (0..4096)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x >> 24) as u8
-            })
-            .collect()
-    })
 }
 
 fn run(data: &[u8]) -> arbitrary::Result<()> {

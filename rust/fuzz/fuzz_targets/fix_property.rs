@@ -14,6 +14,8 @@ mod ir;
 #[path = "common/scalar.rs"]
 #[allow(dead_code)]
 mod scalar;
+#[path = "common/tail.rs"]
+mod tail;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -26,21 +28,9 @@ use prost_types::FileDescriptorSet;
 use serde_json::Value;
 
 use ir::{Schema, FILE, ROOT};
+use tail::tail;
 
 const ROUNDS: usize = 3;
-
-/// The fixed tail `evolve` appends to every input (fuzz_targets/evolve.rs).
-fn tail() -> Vec<u8> {
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-    (0..4096)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
-}
 
 fn buildable(schema: &Schema) -> bool {
     let set = FileDescriptorSet {
@@ -110,13 +100,12 @@ fn main() -> ExitCode {
         .collect();
     inputs.sort();
     let scratch = std::env::temp_dir().join(format!("protocompat-fix-property-{}", std::process::id()));
-    let tail = tail();
     let (mut cases, mut passed, mut advice_only, mut failed) = (0, 0, 0, Vec::new());
     // The rules of the findings left without an edit, and how often.
     let mut left: std::collections::BTreeMap<String, usize> = Default::default();
     for input in inputs.iter().take(limit) {
         let mut data = fs::read(input).unwrap();
-        data.extend_from_slice(&tail);
+        data.extend_from_slice(tail());
         let mut u = Unstructured::new(&data);
         let Ok(old) = Schema::generate(&mut u) else { continue };
         let Ok((new, _)) = old.evolve(&mut u) else { continue };
