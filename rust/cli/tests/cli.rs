@@ -468,16 +468,6 @@ fn editions_data(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// The protoc bundled with the CLI, named with --protoc so that a protoc installed on the
-/// machine (perhaps too old for Editions) does not decide these tests.
-fn bundled_protoc() -> String {
-    protoc_bin_vendored::protoc_bin_path()
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_owned()
-}
-
 /// protox cannot parse Editions files; protoc compiles them, and the schema data holds the
 /// descriptor set protoc makes of the file, byte for byte (`order.pb` was made by protoc 35.1).
 #[test]

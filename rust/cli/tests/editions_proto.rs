@@ -12,14 +12,9 @@ use std::process::Command;
 use serde_json::Value;
 use support::*;
 
-/// The bundled protoc, named with --protoc so that a protoc installed on the machine (perhaps
-/// too old for Editions) does not decide the result. The fallback to it is tested below.
+/// The bundled protoc ([`bundled_protoc`]); the fallback to it is tested below.
 fn protoc() -> String {
-    protoc_bin_vendored::protoc_bin_path()
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_owned()
+    bundled_protoc()
 }
 
 struct Case {

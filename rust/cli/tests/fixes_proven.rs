@@ -13,18 +13,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
-use support::fixtures;
+use support::{bundled_protoc, copy_dir, fixtures};
 
 const PROFILES: [&str; 2] = ["pip246", "conservative"];
 const STRATEGIES: [&str; 3] = ["BACKWARD", "FORWARD", "FULL"];
-
-fn protoc() -> String {
-    protoc_bin_vendored::protoc_bin_path()
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_owned()
-}
 
 struct Case {
     dir: PathBuf,
@@ -56,19 +48,6 @@ fn cases() -> Vec<Case> {
     cases
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
 /// `check --format json` of the case's old side against `new` (a directory), with `extra`.
 fn check(
     case: &Case,
@@ -89,7 +68,7 @@ fn check(
             "--strategy",
             strategy,
         ])
-        .args(["--root", &case.root_message, "--protoc", &protoc()])
+        .args(["--root", &case.root_message, "--protoc", &bundled_protoc()])
         .arg("--against")
         .arg(old.join(&case.root_file))
         .arg("--against-include")

@@ -19,6 +19,30 @@ pub fn case(name: &str, side: &str) -> PathBuf {
         .join("order.proto")
 }
 
+/// The protoc bundled with the CLI, named with --protoc so that a protoc installed on the
+/// machine (perhaps too old for Editions) does not decide a test.
+pub fn bundled_protoc() -> String {
+    protoc_bin_vendored::protoc_bin_path()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// `from` copied into `to`, directories and all.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
 pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
