@@ -5,17 +5,13 @@ use std::collections::HashMap;
 use std::fs;
 
 use prost_types::source_code_info::Location;
-use prost_types::{DescriptorProto, EnumDescriptorProto, FileDescriptorProto};
+use prost_types::{DescriptorProto, EnumDescriptorProto};
 
 use crate::input::Sources;
+use crate::locate::{declarations, At};
+pub use crate::locate::{FIELD, ONEOF};
 
-/// Field numbers of descriptor messages in source-info paths.
-pub const FILE_MESSAGE: i32 = 4;
-pub const FILE_ENUM: i32 = 5;
-pub const NESTED_MESSAGE: i32 = 3;
-pub const NESTED_ENUM: i32 = 4;
-pub const FIELD: i32 = 2;
-pub const ONEOF: i32 = 8;
+/// `EnumDescriptorProto.value` in source-info paths.
 pub const ENUM_VALUE: i32 = 2;
 
 /// A declaration found: its file (index in the set), its source-info path, its descriptor.
@@ -36,23 +32,21 @@ pub struct Source<'a> {
     pub sources: &'a Sources,
     /// Each file's text, where it can be read from disk (not for a file from a git tree).
     texts: Vec<Option<String>>,
-    messages: HashMap<String, (usize, Vec<i32>, &'a DescriptorProto)>,
-    enums: HashMap<String, (usize, Vec<i32>, &'a EnumDescriptorProto)>,
+    messages: HashMap<String, At<'a, DescriptorProto>>,
+    enums: HashMap<String, At<'a, EnumDescriptorProto>>,
 }
 
 impl<'a> Source<'a> {
     pub fn new(sources: &'a Sources) -> Source<'a> {
-        let mut messages = HashMap::new();
-        let mut enums = HashMap::new();
+        let (messages, enums) = declarations(&sources.set);
         let mut texts = Vec::new();
-        for (index, file) in sources.set.file.iter().enumerate() {
+        for file in &sources.set.file {
             texts.push(
                 sources
                     .files
                     .get(file.name())
                     .and_then(|path| fs::read_to_string(path).ok()),
             );
-            index_file(index, file, &mut messages, &mut enums);
         }
         Source {
             sources,
@@ -177,47 +171,6 @@ pub fn line_column(text: &str, at: usize) -> (u32, u32) {
         };
     }
     (line, col + 1)
-}
-
-type Messages<'a> = HashMap<String, (usize, Vec<i32>, &'a DescriptorProto)>;
-type Enums<'a> = HashMap<String, (usize, Vec<i32>, &'a EnumDescriptorProto)>;
-
-fn index_file<'a>(
-    index: usize,
-    file: &'a FileDescriptorProto,
-    messages: &mut Messages<'a>,
-    enums: &mut Enums<'a>,
-) {
-    let scope = match file.package() {
-        "" => String::new(),
-        package => format!("{package}."),
-    };
-    for (i, e) in file.enum_type.iter().enumerate() {
-        enums.insert(
-            format!("{scope}{}", e.name()),
-            (index, vec![FILE_ENUM, i as i32], e),
-        );
-    }
-    let mut pending: Vec<(String, Vec<i32>, &DescriptorProto)> = file
-        .message_type
-        .iter()
-        .enumerate()
-        .map(|(i, m)| (scope.clone(), vec![FILE_MESSAGE, i as i32], m))
-        .collect();
-    while let Some((scope, path, message)) = pending.pop() {
-        let full = format!("{scope}{}", message.name());
-        for (i, nested) in message.nested_type.iter().enumerate() {
-            let mut nested_path = path.clone();
-            nested_path.extend([NESTED_MESSAGE, i as i32]);
-            pending.push((format!("{full}."), nested_path, nested));
-        }
-        for (i, e) in message.enum_type.iter().enumerate() {
-            let mut enum_path = path.clone();
-            enum_path.extend([NESTED_ENUM, i as i32]);
-            enums.insert(format!("{full}.{}", e.name()), (index, enum_path, e));
-        }
-        messages.insert(full, (index, path, message));
-    }
 }
 
 #[cfg(test)]
