@@ -1,51 +1,16 @@
 //! `protocompat brokers` against a fake cluster: an admin API listing brokers, each broker a
 //! test server answering /metrics/ as a broker with the plugin, without it, or refusing.
+//! `--all-clusters` has its own file, brokers_clusters.rs.
 
 mod support;
 
-use std::io::{self, Write};
 use std::net::TcpListener;
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 
+use support::broker_fakes::*;
 use support::http::*;
 use support::*;
-
-/// A broker's /metrics/ with the plugin: our series among Pulsar's, Pulsar's labels first.
-fn with_plugin(profile: &str, version: &str, loaded: u8) -> String {
-    format!(
-        "# HELP pulsar_topics_count Number of topics\n# TYPE pulsar_topics_count gauge\n\
-         pulsar_topics_count{{cluster=\"standalone\"}} 3 1700000000000\n\
-         # TYPE protocompat_info gauge\n\
-         protocompat_info{{cluster=\"standalone\",profile=\"{profile}\",version=\"{version}\"}} 1.0\n\
-         protocompat_native_library_loaded{{cluster=\"standalone\"}} {loaded}\n\
-         pulsar_subscriptions_count{{cluster=\"standalone\"}} 0\n"
-    )
-}
-
-const BUILT_IN: &str = "# TYPE pulsar_topics_count gauge\npulsar_topics_count 3\n";
-
-/// A broker serving `metrics` on /metrics/ (and 404 elsewhere).
-fn broker(metrics: String) -> Server {
-    Server::http(move |seen, w| metrics_answer(seen, w, &metrics))
-}
-
-fn metrics_answer(seen: &Seen, w: &mut dyn Write, metrics: &str) -> io::Result<()> {
-    if seen.path == "/metrics/" {
-        write!(
-            w,
-            "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\n\
-             Content-Length: {}\r\nConnection: close\r\n\r\n{metrics}",
-            metrics.len()
-        )
-    } else {
-        answer(w, "404 Not Found", "{\"reason\":\"Not found\"}")
-    }
-}
-
-fn id(server: &Server) -> String {
-    format!("127.0.0.1:{}", server.port)
-}
 
 /// An admin API listing one cluster, `standalone`, of the brokers in `ids`; itself a broker
 /// serving `own` on /metrics/ when given (its id added to the list when it is).
@@ -68,18 +33,6 @@ fn admin(ids: Vec<String>, own: Option<String>) -> Server {
         listed.lock().unwrap().push(id(&server));
     }
     server
-}
-
-/// Runs `brokers` against `admin`, without a token from the environment; a stalled server
-/// ends at the command's --timeout.
-fn brokers(admin: &Server, extra: &[&str]) -> Output {
-    let url = admin.url("http");
-    Command::new(env!("CARGO_BIN_EXE_protocompat"))
-        .args(["brokers", "--admin-url", &url, "--timeout", "60"])
-        .args(extra)
-        .env_remove("PULSAR_AUTH_TOKEN")
-        .output()
-        .expect("protocompat runs")
 }
 
 /// A port nothing listens on.
@@ -396,6 +349,46 @@ fn a_list_that_cannot_be_read_is_bad_usage() {
         text(&out.stderr).contains("the clusters: not a JSON list of names: invalid type: map"),
         "{}",
         text(&out.stderr)
+    );
+}
+
+/// A cluster named with --cluster is asked of --admin-url, whose broker (Pulsar 4) sends a
+/// request for another cluster's brokers to that cluster's web service: followed by the token
+/// only where allowed, and the message says why a broker redirected there.
+#[test]
+fn another_cluster_named_is_asked_where_its_broker_redirects() {
+    let west = broker(with_plugin("pip246", "0.1.0", 1));
+    let list = serde_json::to_string(&[id(&west)]).unwrap();
+    let west_web = Server::http(move |seen, w| match seen.path.as_str() {
+        "/admin/v2/brokers/west" => answer(w, "200 OK", &list),
+        _ => answer(w, "404 Not Found", "{\"reason\":\"Not found\"}"),
+    });
+    let to = format!("{}/admin/v2/brokers/west", west_web.url("http"));
+    let east = Server::http(move |seen, w| match seen.path.as_str() {
+        "/admin/v2/brokers/west" => redirect(w, &to),
+        _ => answer(w, "404 Not Found", "{\"reason\":\"Not found\"}"),
+    });
+    let west_host = format!("127.0.0.1:{}", west_web.port);
+    let token = ["--cluster", "west", "--auth-token", "s3cret"];
+    let out = brokers(&east, &token);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!("--allow-redirect-host {west_host}"))
+            && stderr.contains(
+                "A broker answers for its own cluster only, and sends a request for another \
+                 cluster's brokers to that cluster's web service"
+            ),
+        "{stderr}"
+    );
+    assert!(west_web.seen().is_empty(), "{:?}", west_web.seen());
+
+    let allowed = [&token[..], &["--allow-redirect-host", &west_host]].concat();
+    let out = brokers(&east, &allowed);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        west_web.seen()[0].authorization.as_deref(),
+        Some("Bearer s3cret")
     );
 }
 

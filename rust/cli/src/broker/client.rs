@@ -88,8 +88,12 @@ impl Client {
     /// GETs `path` under the admin URL, following the broker's redirects where the token may
     /// go; the answer, its body not read yet.
     pub fn get(&self, path: &str) -> Result<Answer<'_>, String> {
-        let url = format!("{}{path}", self.base);
-        self.request(url, self.origin.clone(), "application/json")
+        self.request(self.url(path), self.origin.clone(), "application/json")
+    }
+
+    /// `path` under the admin URL.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
     }
 
     /// GETs an absolute `url` that may be on another origin than --admin-url's, such as another

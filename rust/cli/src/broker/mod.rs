@@ -17,7 +17,7 @@ use crate::input::Loaded;
 
 pub use access::Access;
 pub use client::{Client, AUDIT_TIMEOUT, BROKERS_TIMEOUT, CHECK_TIMEOUT};
-pub use names::{each_name, names};
+pub use names::{each_name, each_name_at, names};
 
 #[derive(clap::Args)]
 pub struct BrokerArgs {

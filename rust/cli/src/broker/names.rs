@@ -16,10 +16,32 @@ pub fn each_name(
     client: &Client,
     path: &str,
     what: &str,
+    each: impl FnMut(&str) -> Result<(), String>,
+) -> Result<(), String> {
+    each_name_at(client, &client.url(path), what, each)
+}
+
+/// As [`each_name`], for the list at an absolute `url`, which may be another cluster's web
+/// service: the token goes there only where it may go (--admin-url's origin,
+/// --allow-redirect-host).
+pub fn each_name_at(
+    client: &Client,
+    url: &str,
+    what: &str,
     mut each: impl FnMut(&str) -> Result<(), String>,
 ) -> Result<(), String> {
-    let answer = client.get(path)?;
+    let answer = client.get_url(url, "application/json")?;
     if answer.status() != 200 {
+        // The token was held back from a host it may not go to (another cluster's web
+        // service): the remedy is to allow that host, not to give a token.
+        if matches!(answer.status(), 401 | 403) && client.has_token() && !answer.token_sent() {
+            return Err(format!(
+                "{what}: HTTP {} at {}, where the token was not sent: it goes to --admin-url's \
+                 origin and the hosts --allow-redirect-host names only; allow that host to send it",
+                answer.status(),
+                protocompat::text::printable(url)
+            ));
+        }
         return Err(answer.refused(what));
     }
     let mut stopped = None;

@@ -1,11 +1,15 @@
 //! What the CLI's test files share: running the command as a user would, and their data.
 #![allow(dead_code)]
 
+pub mod broker_fakes;
 pub mod http;
+mod peak;
 
-use std::io::Read;
+#[allow(unused_imports)]
+pub use peak::output_and_peak_kib;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
@@ -55,54 +59,6 @@ pub fn protocompat(args: &[&str]) -> Output {
         .current_dir(repo())
         .output()
         .expect("protocompat runs")
-}
-
-/// Runs `command` to its end, reading its stdout and stderr meanwhile: what it printed, and the
-/// most memory it ever held, in KiB: its peak resident set as the kernel counted it, read when
-/// it is reaped (`wait4`), so no moment is missed, and no other process is counted.
-// The child is reaped by wait4, which `Child::wait` cannot give the resource use of.
-#[allow(clippy::zombie_processes)]
-pub fn output_and_peak_kib(mut command: Command) -> (Output, u64) {
-    use std::os::unix::process::ExitStatusExt;
-    let mut child = command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the command runs");
-    let drain = |mut pipe: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            pipe.read_to_end(&mut bytes).unwrap();
-            bytes
-        })
-    };
-    let stdout = drain(Box::new(child.stdout.take().unwrap()));
-    let stderr = drain(Box::new(child.stderr.take().unwrap()));
-    let pid = libc::pid_t::try_from(child.id()).unwrap();
-    let mut status = 0;
-    // SAFETY: rusage is plain integers, for which all zeros is a value; wait4 writes both
-    // out-parameters, which live across the call. The child is reaped here, not by `child`.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-        if reaped == pid {
-            break;
-        }
-        let error = std::io::Error::last_os_error();
-        assert_eq!(
-            error.kind(),
-            std::io::ErrorKind::Interrupted,
-            "wait4: {error}"
-        );
-    }
-    let output = Output {
-        status: std::process::ExitStatus::from_raw(status),
-        stdout: stdout.join().unwrap(),
-        stderr: stderr.join().unwrap(),
-    };
-    // Linux counts ru_maxrss in KiB.
-    (output, u64::try_from(usage.ru_maxrss).unwrap())
 }
 
 pub fn text(bytes: &[u8]) -> String {
