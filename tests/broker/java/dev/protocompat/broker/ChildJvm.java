@@ -7,6 +7,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -14,7 +15,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -45,7 +50,9 @@ final class ChildJvm {
                 "appender.file.fileName = " + dir.resolve(name + ".log"),
                 "appender.file.layout.type = PatternLayout",
                 // The thread in brackets, as Pulsar's own log4j2 configuration has it ([%t]).
-                "appender.file.layout.pattern = %d{HH:mm:ss.SSS} [%t] %-5level %c - %msg%n",
+                // %X: Pulsar 5 logs through slog, which puts a line's topic, producer and the
+                // like in the event's context data, not in its message.
+                "appender.file.layout.pattern = %d{HH:mm:ss.SSS} [%t] %-5level %c - %msg%notEmpty{ %X}%n",
                 "rootLogger.level = info",
                 "rootLogger.appenderRef.file.ref = file",
                 ""));
@@ -60,11 +67,70 @@ final class ChildJvm {
 
     /**
      * The {@code java} Pulsar's processes run on: the one the system property
-     * {@code protocompat.broker.java} names (a newer JDK, say), else the tests' own.
+     * {@code protocompat.broker.java} names (a newer JDK, say), else the tests' own. When
+     * {@code protocompat.broker.java.min} asks for a newer Java than the tests' own (Pulsar 5
+     * brokers need 21), the newest JDK installed beside the tests' own (the folder that holds
+     * both, {@code /usr/lib/jvm} on Debian) that is new enough; failing that, an error that says
+     * how to name one.
      */
     static String pulsarJava() {
         String java = System.getProperty("protocompat.broker.java", "");
-        return java.isBlank() ? Paths.get(System.getProperty("java.home"), "bin", "java").toString() : java;
+        if (!java.isBlank()) {
+            return java;
+        }
+        int min = Integer.parseInt(System.getProperty("protocompat.broker.java.min", "0").strip());
+        if (Runtime.version().feature() >= min) {
+            return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        }
+        return JAVA_BESIDE.computeIfAbsent(min, ChildJvm::javaBeside);
+    }
+
+    private static final Map<Integer, String> JAVA_BESIDE = new ConcurrentHashMap<>();
+
+    private static String javaBeside(int min) {
+        Path home = Paths.get(System.getProperty("java.home")).toAbsolutePath();
+        Path installs = home.getParent();
+        String best = null;
+        int bestVersion = 0;
+        try (Stream<Path> jdks = installs == null ? Stream.empty() : Files.list(installs)) {
+            for (Path jdk : jdks.sorted().toList()) {
+                Path candidate = jdk.resolve("bin").resolve("java");
+                if (!Files.isExecutable(candidate)) {
+                    continue;
+                }
+                int version = featureVersion(candidate);
+                if (version >= min && version > bestVersion) {
+                    best = candidate.toString();
+                    bestVersion = version;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (best == null) {
+            throw new IllegalStateException("this broker needs Java " + min + " or newer and the tests run on "
+                    + Runtime.version().feature() + ", with no newer JDK beside it in " + installs
+                    + ": name one with -Dbroker.java.newer=/path/to/bin/java");
+        }
+        return best;
+    }
+
+    /** The feature version {@code java -XshowSettings:properties -version} reports, or 0. */
+    private static int featureVersion(Path java) {
+        try {
+            Process process = new ProcessBuilder(java.toString(), "-XshowSettings:properties", "-version")
+                    .redirectErrorStream(true).start();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            process.waitFor(30, TimeUnit.SECONDS);
+            Matcher m = Pattern.compile("java\\.specification\\.version = (\\d+)")
+                    .matcher(out);
+            return m.find() ? Integer.parseInt(m.group(1)) : 0;
+        } catch (IOException e) {
+            return 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 0;
+        }
     }
 
     /**
@@ -154,6 +220,16 @@ final class ChildJvm {
             process.destroyForcibly();
             process.waitFor(30, TimeUnit.SECONDS);
         }
+        process = null;
+    }
+
+    /** SIGKILL, as a crash or the OOM killer ends a process: no shutdown hook runs. */
+    void kill() throws InterruptedException {
+        if (process == null) {
+            return;
+        }
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
         process = null;
     }
 
