@@ -12,13 +12,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.protocompat.broker.PulsarCluster.Broker;
 import dev.protocompat.broker.SchemaRest.Answer;
+import java.io.IOException;
 import java.net.URI;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.PulsarClient;
+import org.apache.pulsar.client.api.PulsarClientException;
 import org.apache.pulsar.client.api.PulsarClientException.IncompatibleSchemaException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -192,6 +200,136 @@ class BrokerClusterIT {
         } finally {
             writer.close();
         }
+    }
+
+    /** What an upload came to: a new or existing version, a refusal, or an error of the failover. */
+    private enum Outcome { ACCEPTED, REFUSED, FAILED }
+
+    /** Creates a producer with {@code schema}, as a producer's first connection uploads it. */
+    private static Outcome producerUpload(PulsarClient through, String topic, byte[] schema) {
+        try {
+            through.newProducer(new NativeSchema("orders", schema)).topic("persistent://" + topic)
+                    .sendTimeout(10, TimeUnit.SECONDS).create().close();
+            return Outcome.ACCEPTED;
+        } catch (IncompatibleSchemaException refused) {
+            return Outcome.REFUSED;
+        } catch (Exception failover) {
+            return Outcome.FAILED;
+        }
+    }
+
+    /**
+     * The broker that owns a topic is killed (SIGKILL, as a crash or the OOM killer does) while
+     * two clients keep uploading a compatible and an incompatible version through new producers
+     * and a third keeps producing: the other broker takes the bundle once the dead one's
+     * metadata session expires, the producer reconnects there, no incompatible version was
+     * stored at any moment ({@code protocompat audit} agrees), and the next uploads get the
+     * verdicts they got before the kill, word for word.
+     */
+    @Test
+    void killingTheOwnerDuringUploadsLetsNothingIncompatibleIn() throws Exception {
+        String topic = topicInFourBundles("public/faults");
+        Broker owner = cluster.owner(topic);
+        Broker survivor = other(owner);
+        SchemaRest viaOwner = new SchemaRest(owner.webUrl());
+        assertEquals(200, viaOwner.upload(topic, Shop.version(1)).status());
+        assertEquals(200, viaOwner.upload(topic, Shop.version(2)).status());
+        Answer refusedBefore = viaOwner.upload(topic, Shop.version(3));
+        assertEquals(409, refusedBefore.status(), refusedBefore.toString());
+
+        // Both brokers in the service URL, as a client lists a cluster's brokers without a proxy.
+        String serviceUrl = "pulsar://127.0.0.1:" + URI.create(owner.serviceUrl()).getPort()
+                + ",127.0.0.1:" + URI.create(survivor.serviceUrl()).getPort();
+        Map<String, Map<Outcome, Integer>> outcomes = new ConcurrentHashMap<>();
+        AtomicBoolean running = new AtomicBoolean(true);
+        AtomicInteger sentAfterKill = new AtomicInteger();
+        AtomicBoolean killed = new AtomicBoolean();
+        ExecutorService load = Executors.newFixedThreadPool(3);
+        try (PulsarClient uploads = PulsarClient.builder().serviceUrl(serviceUrl)
+                .operationTimeout(10, TimeUnit.SECONDS).build();
+                PulsarClient writes = PulsarClient.builder().serviceUrl(serviceUrl)
+                        .operationTimeout(10, TimeUnit.SECONDS).build();
+                Producer<byte[]> writer = writes.newProducer(new NativeSchema("orders", Shop.version(1)))
+                        .topic("persistent://" + topic).sendTimeout(0, TimeUnit.SECONDS).create()) {
+            for (int v : new int[] {2, 3}) {
+                load.submit(() -> {
+                    while (running.get()) {
+                        Outcome outcome = producerUpload(uploads, topic, Shop.version(v));
+                        outcomes.computeIfAbsent("v" + v, k -> new ConcurrentHashMap<>())
+                                .merge(outcome, 1, Integer::sum);
+                    }
+                    return null;
+                });
+            }
+            load.submit(() -> {
+                while (running.get()) {
+                    try {
+                        writer.send(new byte[] {8, 1});
+                        if (killed.get()) {
+                            sentAfterKill.incrementAndGet();
+                        }
+                    } catch (PulsarClientException failover) {
+                        Thread.sleep(100);
+                    }
+                }
+                return null;
+            });
+            Thread.sleep(3000);
+            owner.kill();
+            killed.set(true);
+            long killedAt = System.nanoTime();
+            Broker newOwner = awaitOwner(topic, survivor);
+            System.out.println("killingTheOwner: " + survivor + " owns " + topic + " "
+                    + (System.nanoTime() - killedAt) / 1_000_000 + " ms after the kill");
+            assertEquals(survivor, newOwner);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (sentAfterKill.get() < 10 && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+            running.set(false);
+            load.shutdown();
+            assertTrue(load.awaitTermination(60, TimeUnit.SECONDS), "the load stops");
+            System.out.println("killingTheOwner: uploads " + outcomes + ", messages sent after the kill "
+                    + sentAfterKill.get());
+            assertTrue(sentAfterKill.get() >= 10, "the producer reconnected and sends: " + sentAfterKill.get());
+            assertTrue(writer.isConnected());
+            assertEquals(List.of(writer.getProducerName()), cluster.producerNames(topic), "producers on " + survivor);
+            assertEquals(0, outcomes.get("v3").getOrDefault(Outcome.ACCEPTED, 0), "v3 accepted: " + outcomes);
+            assertTrue(outcomes.get("v3").getOrDefault(Outcome.REFUSED, 0) > 0, outcomes.toString());
+            assertEquals(0, outcomes.get("v2").getOrDefault(Outcome.REFUSED, 0), "v2 refused: " + outcomes);
+        } finally {
+            running.set(false);
+            load.shutdownNow();
+            // The cluster's other tests want two plugin brokers.
+            cluster.addBroker(StandaloneBroker.CHECKERS);
+        }
+
+        CliRun audit = CliRun.of("audit", "--admin-url", survivor.webUrl(), "--namespace", "public/faults");
+        assertEquals(0, audit.exit(), audit.toString());
+        assertTrue(audit.out().contains("ok        persistent://" + topic + " (2 versions, FULL)"), audit.toString());
+        Answer refusedAfter = new SchemaRest(survivor.webUrl()).upload(topic, Shop.version(3));
+        assertEquals(409, refusedAfter.status(), refusedAfter.toString());
+        assertEquals(SchemaRest.errorMessage(refusedBefore), SchemaRest.errorMessage(refusedAfter),
+                "the same refusal, word for word, from the broker that took the bundle over");
+        assertEquals(200, new SchemaRest(survivor.webUrl()).upload(topic, Shop.version(2)).status());
+    }
+
+    /** The topic's owner once it is {@code expected}, asked every half second for a minute. */
+    private static Broker awaitOwner(String topic, Broker expected) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        Broker owner = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                owner = cluster.owner(topic);
+                if (owner.equals(expected)) {
+                    return owner;
+                }
+            } catch (IllegalStateException stillTheDeadOne) {
+                // the lookup names the killed broker, which this cluster no longer lists
+            }
+            Thread.sleep(500);
+        }
+        return owner;
     }
 
     /** A broker's {@code protocompat_info} samples, labels and value, as a scraper reads them. */

@@ -5,15 +5,12 @@ package dev.protocompat.broker;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,6 +25,11 @@ import java.util.List;
  * {@code broker.conf} and its own {@code schemaRegistryCompatibilityCheckers}. Loopback ports are
  * free ones and the data is in a temp directory; closing the cluster stops every JVM, brokers
  * first, and deletes the directory, and a JVM shutdown hook does the same if a run is cut short.
+ *
+ * <p>Clusters started with one {@link ZooKeeperServer} as their configuration store are
+ * geo-replicated clusters, as Pulsar's geo-replication guide sets them up: each keeps its own
+ * metadata store, bookie and brokers, and tenants, namespaces and the clusters' entries live in
+ * the store they share.
  */
 public final class PulsarCluster implements AutoCloseable {
 
@@ -40,12 +42,14 @@ public final class PulsarCluster implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path dir;
-    private final int zookeeperPort;
+    private final String name;
+    /** The shared configuration store of geo-replicated clusters; null: the cluster's own store. */
+    private final ZooKeeperServer configurationStore;
     private final int bookiePort;
     private final List<Broker> brokers = new ArrayList<>();
     private int brokersCreated;
     private final Thread cleanup;
-    private ChildJvm zookeeper;
+    private ZooKeeperServer zookeeper;
     private ChildJvm bookie;
 
     /** One broker of the cluster, with the checkers its {@code broker.conf} lists. */
@@ -54,19 +58,20 @@ public final class PulsarCluster implements AutoCloseable {
         private final int webPort;
         private final int brokerPort;
         private final String checkers;
-        private final ChildJvm jvm;
+        private final Path conf;
+        private ChildJvm jvm;
 
-        private Broker(int index, String checkers) throws IOException {
+        private Broker(int index, String checkers, List<String> jvmOptions) throws IOException {
             int[] ports = ChildJvm.freePorts(2);
             this.index = index;
             this.webPort = ports[0];
             this.brokerPort = ports[1];
             this.checkers = checkers;
-            Path conf = dir.resolve("broker-" + index + ".conf");
+            this.conf = dir.resolve("broker-" + index + ".conf");
             Files.writeString(conf, String.join("\n",
-                    "clusterName=" + NAME,
-                    "metadataStoreUrl=zk:127.0.0.1:" + zookeeperPort,
-                    "configurationMetadataStoreUrl=zk:127.0.0.1:" + zookeeperPort,
+                    "clusterName=" + name,
+                    "metadataStoreUrl=" + zookeeper.url(),
+                    "configurationMetadataStoreUrl=" + configurationStoreUrl(),
                     "bindAddress=127.0.0.1",
                     "advertisedAddress=127.0.0.1",
                     "webServicePort=" + webPort,
@@ -78,13 +83,33 @@ public final class PulsarCluster implements AutoCloseable {
                     "managedLedgerDefaultWriteQuorum=1",
                     "managedLedgerDefaultAckQuorum=1",
                     "managedLedgerCacheSizeMB=32",
+                    // A killed broker's bundles are taken over once its metadata-store session
+                    // expires: 10 s here, where Pulsar's default is 30 s.
+                    "metadataStoreSessionTimeoutMillis=10000",
                     // Bundles move when a test moves them, not when the load balancer sees fit.
                     "loadBalancerSheddingEnabled=false",
                     "loadBalancerAutoBundleSplitEnabled=false",
                     ""));
-            this.jvm = new ChildJvm("broker-" + index, dir, ChildJvm.pulsarJava(),
-                    List.of("-Xms128m", "-Xmx512m", "-XX:MaxDirectMemorySize=256m"),
+            this.jvm = jvm(jvmOptions);
+        }
+
+        private ChildJvm jvm(List<String> jvmOptions) throws IOException {
+            List<String> options = new ArrayList<>(List.of("-Xms128m", "-Xmx512m", "-XX:MaxDirectMemorySize=256m"));
+            options.addAll(jvmOptions);
+            return new ChildJvm("broker-" + index, dir, ChildJvm.pulsarJava(), options,
                     "org.apache.pulsar.PulsarBrokerStarter", List.of("--broker-conf", conf.toString()));
+        }
+
+        /**
+         * Stops the broker (SIGTERM) and starts it again on the same ports and {@code broker.conf},
+         * with {@code jvmOptions} in place of the options it had ({@code -Dprotocompat.profile=…}),
+         * as an operator restarts one with other {@code PULSAR_EXTRA_OPTS}; returns once healthy.
+         */
+        public void restart(List<String> jvmOptions) throws IOException, InterruptedException {
+            jvm.stop();
+            jvm = jvm(jvmOptions);
+            jvm.start();
+            awaitHealthy();
         }
 
         /** The id the cluster knows the broker by: {@code advertisedAddress:webServicePort}. */
@@ -112,7 +137,7 @@ public final class PulsarCluster implements AutoCloseable {
         /** The cluster's brokers as this one lists them ({@code GET /admin/v2/brokers/{cluster}}). */
         public List<String> listedBrokerIds() throws IOException, InterruptedException {
             List<String> ids = new ArrayList<>();
-            JSON.readTree(send(webUrl(), "GET", "/admin/v2/brokers/" + NAME, null)).forEach(id -> ids.add(id.asText()));
+            JSON.readTree(send(webUrl(), "GET", "/admin/v2/brokers/" + name, null)).forEach(id -> ids.add(id.asText()));
             return ids;
         }
 
@@ -128,7 +153,7 @@ public final class PulsarCluster implements AutoCloseable {
 
         /** The bundles this broker says it owns, as {@code tenant/namespace/range}. */
         public List<String> ownedBundles() throws IOException, InterruptedException {
-            String path = "/admin/v2/brokers/" + NAME + "/" + id() + "/ownedNamespaces";
+            String path = "/admin/v2/brokers/" + name + "/" + id() + "/ownedNamespaces";
             return settled("ownedBundles of " + this, () -> {
                 List<String> bundles = new ArrayList<>();
                 JSON.readTree(send(webUrl(), "GET", path, null)).fieldNames().forEachRemaining(bundles::add);
@@ -153,9 +178,25 @@ public final class PulsarCluster implements AutoCloseable {
             other.jvm.awaitReady(STARTUP, () -> !other.listedBrokerIds().contains(id()));
         }
 
+        /** The broker's process id, for a kill -9 ({@link #kill}). */
+        public long pid() {
+            return jvm.pid();
+        }
+
+        /**
+         * Kills the broker as a crash does (SIGKILL: it hands nothing back; its bundles stay
+         * assigned to it until its metadata-store session expires) and forgets it.
+         */
+        public void kill() throws InterruptedException {
+            jvm.kill();
+            synchronized (PulsarCluster.this) {
+                brokers.remove(this);
+            }
+        }
+
         @Override
         public String toString() {
-            return "broker-" + index + " (" + id() + ")";
+            return name + " broker-" + index + " (" + id() + ")";
         }
 
         private void awaitHealthy() throws InterruptedException {
@@ -173,24 +214,34 @@ public final class PulsarCluster implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder()
             .connectTimeout(Duration.ofSeconds(2)).followRedirects(HttpClient.Redirect.NORMAL).build();
 
-    private PulsarCluster(Path dir) throws IOException {
+    private PulsarCluster(Path dir, String name, ZooKeeperServer configurationStore) throws IOException {
         this.dir = dir;
-        int[] ports = ChildJvm.freePorts(2);
-        this.zookeeperPort = ports[0];
-        this.bookiePort = ports[1];
+        this.name = name;
+        this.configurationStore = configurationStore;
+        this.bookiePort = ChildJvm.freePorts(1)[0];
         this.cleanup = new Thread(this::stopAll, "stop-pulsar-cluster");
         Runtime.getRuntime().addShutdownHook(cleanup);
     }
 
     /** A cluster with one broker per entry of {@code brokerCheckers}, each with that checker list. */
     public static PulsarCluster start(String... brokerCheckers) throws IOException, InterruptedException {
-        PulsarCluster cluster = new PulsarCluster(Files.createTempDirectory("protocompat-cluster"));
+        return start(NAME, null, brokerCheckers);
+    }
+
+    /**
+     * A cluster named {@code name} whose configuration store is {@code configurationStore} (shared
+     * with other clusters: geo-replication), or its own metadata store when null.
+     */
+    public static PulsarCluster start(String name, ZooKeeperServer configurationStore, String... brokerCheckers)
+            throws IOException, InterruptedException {
+        PulsarCluster cluster = new PulsarCluster(Files.createTempDirectory("protocompat-" + name), name,
+                configurationStore);
         try {
+            cluster.zookeeper = ZooKeeperServer.start(cluster.dir, "zookeeper");
             List<Broker> brokers = new ArrayList<>();
             for (String checkers : brokerCheckers) {
-                brokers.add(cluster.newBroker(checkers));
+                brokers.add(cluster.newBroker(checkers, List.of()));
             }
-            cluster.startZooKeeper();
             cluster.initializeClusterMetadata(brokers.get(0));
             cluster.startBookie();
             for (Broker broker : brokers) {
@@ -208,7 +259,12 @@ public final class PulsarCluster implements AutoCloseable {
 
     /** One more broker in the running cluster, started and healthy. */
     public Broker addBroker(String checkers) throws IOException, InterruptedException {
-        Broker broker = newBroker(checkers);
+        return addBroker(checkers, List.of());
+    }
+
+    /** {@link #addBroker(String)} with more options on its JVM's command line ({@code PULSAR_EXTRA_OPTS}). */
+    public Broker addBroker(String checkers, List<String> jvmOptions) throws IOException, InterruptedException {
+        Broker broker = newBroker(checkers, jvmOptions);
         broker.jvm.start();
         broker.awaitHealthy();
         return broker;
@@ -333,46 +389,16 @@ public final class PulsarCluster implements AutoCloseable {
         return response.body();
     }
 
-    private void startZooKeeper() throws IOException, InterruptedException {
-        Path conf = dir.resolve("zookeeper.conf");
-        Files.writeString(conf, String.join("\n",
-                "tickTime=2000",
-                "dataDir=" + dir.resolve("zookeeper"),
-                "clientPort=" + zookeeperPort,
-                "clientPortAddress=127.0.0.1",
-                // Its admin server would take port 8080.
-                "admin.enableServer=false",
-                "4lw.commands.whitelist=ruok",
-                ""));
-        zookeeper = new ChildJvm("zookeeper", dir, ChildJvm.pulsarJava(), List.of("-Xmx128m"),
-                "org.apache.zookeeper.server.quorum.QuorumPeerMain", List.of(conf.toString()));
-        zookeeper.start();
-        zookeeper.awaitReady(STARTUP, () -> "imok".equals(fourLetterWord("ruok")));
-    }
-
-    private String fourLetterWord(String word) throws IOException {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", zookeeperPort), 2000);
-            socket.setSoTimeout(5000);
-            OutputStream out = socket.getOutputStream();
-            out.write(word.getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = socket.getInputStream();
-            return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
-        }
-    }
-
     /**
      * The cluster's entry, the {@code public/default} namespace and BookKeeper's ledger metadata.
      * The web service URL recorded is the first broker's, where operators put a load balancer's.
      */
     private void initializeClusterMetadata(Broker first) throws IOException, InterruptedException {
-        String store = "zk:127.0.0.1:" + zookeeperPort;
         ChildJvm setup = new ChildJvm("initialize-cluster-metadata", dir, ChildJvm.pulsarJava(), List.of("-Xmx256m"),
                 "org.apache.pulsar.PulsarClusterMetadataSetup", List.of(
-                        "--cluster", NAME,
-                        "--metadata-store", store,
-                        "--configuration-metadata-store", store,
+                        "--cluster", name,
+                        "--metadata-store", zookeeper.url(),
+                        "--configuration-metadata-store", configurationStoreUrl(),
                         "--web-service-url", first.webUrl(),
                         "--broker-service-url", first.serviceUrl()));
         setup.start();
@@ -385,7 +411,7 @@ public final class PulsarCluster implements AutoCloseable {
                 "bookiePort=" + bookiePort,
                 "advertisedAddress=127.0.0.1",
                 "allowLoopback=true",
-                "metadataServiceUri=zk+null://127.0.0.1:" + zookeeperPort + "/ledgers",
+                "metadataServiceUri=zk+null://" + zookeeper.address() + "/ledgers",
                 "journalDirectories=" + dir.resolve("bookie/journal"),
                 "ledgerDirectories=" + dir.resolve("bookie/ledgers"),
                 "httpServerEnabled=false",
@@ -406,9 +432,19 @@ public final class PulsarCluster implements AutoCloseable {
         });
     }
 
+    /** The shared configuration store's URL, or this cluster's own metadata store's. */
+    private String configurationStoreUrl() {
+        return (configurationStore == null ? zookeeper : configurationStore).url();
+    }
+
+    /** The cluster's name ({@code clusterName}). */
+    public String name() {
+        return name;
+    }
+
     /** A broker with its ports and {@code broker.conf}, not started yet. */
-    private synchronized Broker newBroker(String checkers) throws IOException {
-        Broker broker = new Broker(brokersCreated++, checkers);
+    private synchronized Broker newBroker(String checkers, List<String> jvmOptions) throws IOException {
+        Broker broker = new Broker(brokersCreated++, checkers, jvmOptions);
         brokers.add(broker);
         return broker;
     }
@@ -424,7 +460,7 @@ public final class PulsarCluster implements AutoCloseable {
             bookie.stopQuietly();
         }
         if (zookeeper != null) {
-            zookeeper.stopQuietly();
+            zookeeper.close();
         }
         ChildJvm.deleteTree(dir);
     }

@@ -13,6 +13,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -90,6 +92,28 @@ public final class SchemaRest {
         expectOk(send("PUT", "/admin/v2/namespaces/" + namespace, "{}"));
         expectOk(send("PUT", "/admin/v2/namespaces/" + namespace + "/schemaCompatibilityStrategy",
                 "\"" + strategy + "\""));
+    }
+
+    /**
+     * The topic's stored schema history, oldest first: each version's schema data as the admin API
+     * returns it ({@code GET /admin/v2/schemas/{topic}/schemas}); empty when it has none.
+     */
+    public List<String> history(String topic) throws IOException, InterruptedException {
+        Answer answer = send("GET", "/admin/v2/schemas/" + topic + "/schemas", "");
+        if (answer.status() == 404) {
+            return List.of();
+        }
+        expectOk(answer);
+        List<String> versions = new ArrayList<>();
+        JSON.readTree(answer.body()).path("getSchemaResponses").forEach(v -> versions.add(v.path("data").asText()));
+        return versions;
+    }
+
+    /** An admin API call that must succeed (2xx); its body. */
+    public String call(String method, String path, String body) throws IOException, InterruptedException {
+        Answer answer = send(method, path, body);
+        expectOk(answer);
+        return answer.body();
     }
 
     /** Whether {@code body} is JSON as RFC 8259 has it (no raw control characters in strings). */

@@ -124,6 +124,12 @@ public final class StandaloneBroker implements AutoCloseable {
         return start(ChildJvm.pulsarJava(), List.of(), secured);
     }
 
+    /** {@link #start()} with more JVM options and more lines in {@code standalone.conf}. */
+    public static StandaloneBroker start(List<String> jvmOptions, List<String> conf)
+            throws IOException, InterruptedException {
+        return start(ChildJvm.pulsarJava(), jvmOptions, null, conf);
+    }
+
     /** {@link #start()} with more lines in {@code standalone.conf} ({@code name=value}; a later line wins). */
     public static StandaloneBroker startWithConf(List<String> conf) throws IOException, InterruptedException {
         return start(ChildJvm.pulsarJava(), List.of(), null, conf);
