@@ -16,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.DescriptorProtos.DescriptorProto;
 import com.google.protobuf.DescriptorProtos.FieldDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
+import com.google.protobuf.Descriptors;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import java.nio.file.Path;
@@ -42,6 +43,21 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@code expect.json} for the profile this JVM runs, not from the test.
  */
 class ValidatorTest {
+
+    /**
+     * The protobuf-java this run loads, as {@code protocompat.expect.protobuf} says: the broker's
+     * 3.x, or 4.36.2 (Pulsar 5.0's) in the validator-protobuf-java-4 execution.
+     */
+    @Test
+    void runsOnTheProtobufJavaAskedFor() {
+        String expected = System.getProperty("protocompat.expect.protobuf", "");
+        String jar = String.valueOf(Descriptors.class.getProtectionDomain().getCodeSource().getLocation());
+        System.out.println("ValidatorTest: protobuf-java from " + jar);
+        if (!expected.isBlank()) {
+            assertTrue(jar.contains("protobuf-java-" + expected), jar);
+        }
+    }
+
 
     private static final String OLD_WRITES = "old_writes_new_reads";
     private static final String NEW_WRITES = "new_writes_old_reads";
