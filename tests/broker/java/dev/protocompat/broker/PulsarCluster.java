@@ -178,11 +178,6 @@ public final class PulsarCluster implements AutoCloseable {
             other.jvm.awaitReady(STARTUP, () -> !other.listedBrokerIds().contains(id()));
         }
 
-        /** The broker's process id, for a kill -9 ({@link #kill}). */
-        public long pid() {
-            return jvm.pid();
-        }
-
         /**
          * Kills the broker as a crash does (SIGKILL: it hands nothing back; its bundles stay
          * assigned to it until its metadata-store session expires) and forgets it.
