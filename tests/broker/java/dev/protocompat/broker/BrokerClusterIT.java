@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.protocompat.broker.PulsarCluster.Broker;
 import dev.protocompat.broker.SchemaRest.Answer;
+import dev.protocompat.broker.SchemaUpload.Outcome;
 import java.io.IOException;
 import java.net.URI;
 import java.util.List;
@@ -202,22 +203,6 @@ class BrokerClusterIT {
         }
     }
 
-    /** What an upload came to: a new or existing version, a refusal, or an error of the failover. */
-    private enum Outcome { ACCEPTED, REFUSED, FAILED }
-
-    /** Creates a producer with {@code schema}, as a producer's first connection uploads it. */
-    private static Outcome producerUpload(PulsarClient through, String topic, byte[] schema) {
-        try {
-            through.newProducer(new NativeSchema("orders", schema)).topic("persistent://" + topic)
-                    .sendTimeout(10, TimeUnit.SECONDS).create().close();
-            return Outcome.ACCEPTED;
-        } catch (IncompatibleSchemaException refused) {
-            return Outcome.REFUSED;
-        } catch (Exception failover) {
-            return Outcome.FAILED;
-        }
-    }
-
     /**
      * The broker that owns a topic is killed (SIGKILL, as a crash or the OOM killer does) while
      * two clients keep uploading a compatible and an incompatible version through new producers
@@ -259,7 +244,7 @@ class BrokerClusterIT {
             for (int v : new int[] {2, 3}) {
                 load.submit(() -> {
                     while (running.get()) {
-                        Outcome outcome = producerUpload(uploads, topic, Shop.version(v));
+                        Outcome outcome = SchemaUpload.byProducer(uploads, topic, Shop.version(v)).outcome();
                         outcomes.computeIfAbsent("v" + v, k -> new ConcurrentHashMap<>())
                                 .merge(outcome, 1, Integer::sum);
                     }

@@ -241,6 +241,18 @@ final class ChildJvm {
         }
     }
 
+    /**
+     * Removes the cleanup hook of something closed by hand; while the JVM shuts down, the hook
+     * is running already and stays.
+     */
+    static void removeShutdownHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running already
+        }
+    }
+
     private static String read(Path file) {
         try {
             return Files.exists(file) ? Files.readString(file) : "";

@@ -463,10 +463,6 @@ public final class PulsarCluster implements AutoCloseable {
     @Override
     public void close() {
         stopAll();
-        try {
-            Runtime.getRuntime().removeShutdownHook(cleanup);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook is running already
-        }
+        ChildJvm.removeShutdownHook(cleanup);
     }
 }

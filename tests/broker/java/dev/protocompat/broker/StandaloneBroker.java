@@ -280,10 +280,6 @@ public final class StandaloneBroker implements AutoCloseable {
     @Override
     public void close() {
         stopQuietly();
-        try {
-            Runtime.getRuntime().removeShutdownHook(cleanup);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook is running already
-        }
+        ChildJvm.removeShutdownHook(cleanup);
     }
 }

@@ -4,6 +4,7 @@
 package dev.protocompat.broker;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.protocompat.broker.SchemaUpload.Outcome;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +29,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.pulsar.broker.service.schema.protocompat.Fixtures;
 import org.apache.pulsar.client.api.PulsarClient;
-import org.apache.pulsar.client.api.PulsarClientException;
 
 /**
  * Concurrent schema uploads to a real broker, every verdict held against the CLI's.
@@ -64,9 +64,6 @@ public final class UploadLoad {
         pool.put("bad-not-a-descriptor", "not a FileDescriptorSet".getBytes(StandardCharsets.UTF_8));
         return pool;
     }
-
-    /** How an upload ended, as the uploader sees it. */
-    enum Outcome { ACCEPTED, REFUSED, FAILED }
 
     /** One upload: to which topic, over which history (schema names, oldest first), and its answer. */
     record Upload(String topic, List<String> history, String schema, boolean rest, Outcome outcome,
@@ -170,14 +167,14 @@ public final class UploadLoad {
                         boolean viaRest = random.nextBoolean() || schema.equals("bad-import-cycle");
                         List<String> history = List.copyOf(histories.get(topic));
                         long t0 = System.nanoTime();
-                        String[] detail = {""};
-                        Outcome outcome = viaRest ? overRest(own, topic, POOL.get(schema), detail)
-                                : byProducer(client, topic, POOL.get(schema), detail);
+                        SchemaUpload.Answer answer = viaRest ? SchemaUpload.overRest(own, topic, POOL.get(schema))
+                                : SchemaUpload.byProducer(client, topic, POOL.get(schema));
                         long nanos = System.nanoTime() - t0;
-                        if (outcome == Outcome.ACCEPTED && !history.contains(schema)) {
+                        if (answer.outcome() == Outcome.ACCEPTED && !history.contains(schema)) {
                             histories.get(topic).add(schema);
                         }
-                        uploads.add(new Upload(topic, history, schema, viaRest, outcome, nanos, detail[0]));
+                        uploads.add(new Upload(topic, history, schema, viaRest, answer.outcome(), nanos,
+                                answer.detail()));
                     }
                     return null;
                 }));
@@ -199,7 +196,7 @@ public final class UploadLoad {
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         checkStoredHistories(rest, histories);
         List<String> examples = new ArrayList<>();
-        long[] notLikeCli = {0};
+        long notLikeCli = 0;
         Map<String, Integer> cli = new HashMap<>();
         for (Upload upload : uploads) {
             if (upload.outcome() == Outcome.FAILED) {
@@ -209,47 +206,14 @@ public final class UploadLoad {
             int exit = cli.computeIfAbsent(key, k -> cliVerdict(upload.history(), upload.schema(), profile));
             boolean cliAccepts = exit == 0;
             if (cliAccepts != (upload.outcome() == Outcome.ACCEPTED)) {
-                notLikeCli[0]++;
+                notLikeCli++;
                 if (examples.size() < 5) {
                     examples.add(key + (upload.rest() ? " (REST)" : " (producer)") + ": broker " + upload.outcome()
                             + ", CLI exit " + exit + " " + upload.detail());
                 }
             }
         }
-        return new Result(label, List.copyOf(uploads), memory, notLikeCli[0], examples, took);
-    }
-
-    private static Outcome overRest(SchemaRest rest, String topic, byte[] schema, String[] detail) {
-        try {
-            SchemaRest.Answer answer = rest.upload(topic, schema);
-            detail[0] = "HTTP " + answer.status() + " " + answer.body().substring(0, Math.min(300, answer.body().length()));
-            if (answer.status() == 200) {
-                return Outcome.ACCEPTED;
-            }
-            // 409: incompatible; 400/422: data Pulsar's own validator refuses; 500 from that
-            // validator's stack overflow on an import cycle is a refusal too (nothing stored).
-            boolean validatorFailed = answer.status() == 500 && answer.body().contains("ProtobufNativeSchemaUtils");
-            return answer.status() / 100 == 4 || validatorFailed ? Outcome.REFUSED : Outcome.FAILED;
-        } catch (IOException | InterruptedException e) {
-            detail[0] = e.toString();
-            return Outcome.FAILED;
-        }
-    }
-
-    private static Outcome byProducer(PulsarClient client, String topic, byte[] schema, String[] detail) {
-        try {
-            client.newProducer(new NativeSchema("orders", schema)).topic("persistent://" + topic).create().close();
-            return Outcome.ACCEPTED;
-        } catch (PulsarClientException.IncompatibleSchemaException | PulsarClientException.InvalidMessageException e) {
-            detail[0] = e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).substring(0,
-                    Math.min(300, String.valueOf(e.getMessage()).length()));
-            return Outcome.REFUSED;
-        } catch (PulsarClientException e) {
-            detail[0] = e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
-            // A refusal the client reports as a plain error: the broker's message says so.
-            return String.valueOf(e.getMessage()).contains("Invalid") || String.valueOf(e.getMessage()).contains("ncompatible")
-                    ? Outcome.REFUSED : Outcome.FAILED;
-        }
+        return new Result(label, List.copyOf(uploads), memory, notLikeCli, examples, took);
     }
 
     /** The CLI's exit status for {@code schema} uploaded over {@code history}: 0 accepted. */

@@ -6,7 +6,7 @@ package dev.protocompat.broker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.protocompat.broker.UploadLoad.Outcome;
+import dev.protocompat.broker.SchemaUpload.Outcome;
 import dev.protocompat.broker.UploadLoad.Result;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

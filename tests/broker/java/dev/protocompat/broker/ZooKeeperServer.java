@@ -25,7 +25,7 @@ final class ZooKeeperServer implements AutoCloseable {
 
     private final int port;
     private final ChildJvm jvm;
-    private final Thread cleanup = new Thread(this::stopQuietly, "stop-zookeeper");
+    private final Thread cleanup;
 
     private ZooKeeperServer(Path dir, String name) throws IOException {
         this.port = ChildJvm.freePorts(1)[0];
@@ -41,6 +41,7 @@ final class ZooKeeperServer implements AutoCloseable {
                 ""));
         this.jvm = new ChildJvm(name, dir, ChildJvm.pulsarJava(), List.of("-Xmx128m"),
                 "org.apache.zookeeper.server.quorum.QuorumPeerMain", List.of(conf.toString()));
+        this.cleanup = new Thread(jvm::stopQuietly, "stop-zookeeper");
         Runtime.getRuntime().addShutdownHook(cleanup);
     }
 
@@ -79,17 +80,9 @@ final class ZooKeeperServer implements AutoCloseable {
         }
     }
 
-    private void stopQuietly() {
-        jvm.stopQuietly();
-    }
-
     @Override
     public void close() {
-        stopQuietly();
-        try {
-            Runtime.getRuntime().removeShutdownHook(cleanup);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook is running already
-        }
+        jvm.stopQuietly();
+        ChildJvm.removeShutdownHook(cleanup);
     }
 }
