@@ -373,6 +373,16 @@ impl Answer<'_> {
     /// The reason a broker gave for an error status, from its `{"reason": …}` body.
     pub fn refused(self, what: &str) -> String {
         let status = self.status;
+        // The token was held back from a host it may not go to (another cluster's web
+        // service): the remedy is to allow that host, not to give a token.
+        if matches!(status, 401 | 403) && self.client.has_token() && !self.token_sent {
+            return format!(
+                "{what}: HTTP {status} at {}, where the token was not sent: it goes to \
+                 --admin-url's origin and the hosts --allow-redirect-host names only; allow that \
+                 host to send it",
+                printable(&self.url)
+            );
+        }
         let reason = self.reason();
         let hint = match status {
             401 => " (give a token with --auth-token, --auth-token-file or PULSAR_AUTH_TOKEN)",

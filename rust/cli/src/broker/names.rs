@@ -32,16 +32,6 @@ pub fn each_name_at(
 ) -> Result<(), String> {
     let answer = client.get_url(url, "application/json")?;
     if answer.status() != 200 {
-        // The token was held back from a host it may not go to (another cluster's web
-        // service): the remedy is to allow that host, not to give a token.
-        if matches!(answer.status(), 401 | 403) && client.has_token() && !answer.token_sent() {
-            return Err(format!(
-                "{what}: HTTP {} at {}, where the token was not sent: it goes to --admin-url's \
-                 origin and the hosts --allow-redirect-host names only; allow that host to send it",
-                answer.status(),
-                protocompat::text::printable(url)
-            ));
-        }
         return Err(answer.refused(what));
     }
     let mut stopped = None;

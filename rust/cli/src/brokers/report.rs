@@ -101,13 +101,22 @@ fn one_verdict(brokers: &[Broker], verdict: &Verdict, profile: Option<&Profile>)
             differing.len(),
             majority(profile),
         ),
-        (None, _) if verdict.tie => format!(
-            "DIFFER: the brokers disagree, and no profile and version is run by more of them than any other: {named}"
-        ),
-        (None, _) => format!(
-            "DIFFER: no broker runs protocompat{} with its native library loaded: {named}",
+        (None, _) => format!("DIFFER: {}", no_expected(verdict, profile, &named)),
+    }
+}
+
+/// Why there is nothing the brokers are compared with: a tie, or no broker runs the plugin
+/// (the one `--profile` names) with its library loaded.
+fn no_expected(verdict: &Verdict, profile: Option<&Profile>, named: &str) -> String {
+    if verdict.tie {
+        format!(
+            "the brokers disagree, and no profile and version is run by more of them than any other: {named}"
+        )
+    } else {
+        format!(
+            "no broker runs protocompat{} with its native library loaded: {named}",
             profile.map_or(String::new(), |p| format!(" {}", p.name)),
-        ),
+        )
     }
 }
 
@@ -150,13 +159,7 @@ fn all_verdict(survey: &Survey, verdict: &Verdict, profile: Option<&Profile>) ->
             majority(profile),
         ),
         None if all == 0 => "no broker of any cluster is known".to_owned(),
-        None if verdict.tie => format!(
-            "the brokers disagree, and no profile and version is run by more of them than any other: {named}"
-        ),
-        None => format!(
-            "no broker runs protocompat{} with its native library loaded: {named}",
-            profile.map_or(String::new(), |p| format!(" {}", p.name)),
-        ),
+        None => no_expected(verdict, profile, &named),
     }];
     says.extend(not_asked(survey));
     format!("DIFFER: {}", says.join("; "))
