@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# Builds the `protocompat` CLI as static (musl) binaries for Linux x86_64 and aarch64 with
-# cargo-zigbuild and Zig (pip install cargo-zigbuild ziglang), then checks them.
+# Builds the `protocompat` CLI as static (musl) binaries for Linux x86_64 and aarch64, and the
+# Python wheels that carry them, with maturin and Zig (pip install maturin ziglang), then checks
+# them.
 #
 #   rust/cli/build-static.sh            (from any directory)
 #
 # Output, in target/dist/:
 #   protocompat-<version>-x86_64-linux-musl
 #   protocompat-<version>-aarch64-linux-musl
+#   protocompat-<version>-py3-none-manylinux2014_<arch>.manylinux_2_17_<arch>.musllinux_1_2_<arch>.whl
 #   SHA256SUMS
+#
+# One compile per architecture gives both: maturin (rust/cli/pyproject.toml, bindings = "bin")
+# builds the executable through Zig and packs that same file into the wheel, which is tagged for
+# glibc and musl systems alike since the executable is static.
 #
 # The build uses its own target directory (target/static), so it never invalidates the cache of
 # the ordinary `cargo build` / `mvn` build in target/. Each binary is checked: right machine, no
@@ -30,15 +36,15 @@ die() { echo "build-static: error: $*" >&2; exit 1; }
 command -v cargo >/dev/null || die "cargo is not installed: install Rust stable with rustup"
 command -v readelf >/dev/null || die "readelf is not installed: apt-get install binutils"
 command -v sha256sum >/dev/null || die "sha256sum is not installed: apt-get install coreutils"
-command -v cargo-zigbuild >/dev/null ||
-  die "cargo-zigbuild is not installed: pip install cargo-zigbuild ziglang"
-# cargo-zigbuild runs Zig from the ziglang Python package, else `zig` on the PATH.
+command -v unzip >/dev/null || die "unzip is not installed: apt-get install unzip"
+command -v maturin >/dev/null || die "maturin is not installed: pip install maturin ziglang"
+# maturin runs Zig from the ziglang Python package, else `zig` on the PATH.
 if "${CARGO_ZIGBUILD_PYTHON_PATH:-python3}" -m ziglang version >/dev/null 2>&1; then
   zig_version=$("${CARGO_ZIGBUILD_PYTHON_PATH:-python3}" -m ziglang version)
 elif "${CARGO_ZIGBUILD_ZIG_PATH:-zig}" version >/dev/null 2>&1; then
   zig_version=$("${CARGO_ZIGBUILD_ZIG_PATH:-zig}" version)
 else
-  die "Zig is not installed: pip install cargo-zigbuild ziglang"
+  die "Zig is not installed: pip install ziglang"
 fi
 
 # The Rust standard library for each target (rustup target add is idempotent, but only the
@@ -57,7 +63,7 @@ else
   say "no rustup: assuming the Rust standard library for ${targets[*]} is installed"
 fi
 
-say "$(cargo --version); $(cargo-zigbuild --version); zig $zig_version"
+say "$(cargo --version); $(maturin --version); zig $zig_version"
 
 # The CLI's version, as Cargo sees it (e.g. path+file:///.../rust/cli#protocompat-cli@0.1.0).
 pkgid=$(cargo pkgid --locked -p protocompat-cli)
@@ -79,18 +85,26 @@ export ZIG_LOCAL_CACHE_DIR="$ZIG_GLOBAL_CACHE_DIR"
 
 mkdir -p "$dist"
 binaries=()
+wheels=()
 for t in "${targets[@]}"; do
   arch=${t%%-*}
   say "building protocompat $version for $t"
   start=$SECONDS
-  cargo zigbuild --release --locked -p protocompat-cli --target "$t" --target-dir "$target_dir"
+  CARGO_TARGET_DIR=$target_dir maturin build --quiet --release --locked --zig \
+    -m rust/cli/Cargo.toml --target "$t" --compatibility manylinux2014 musllinux_1_2 --out "$dist"
   say "built $t in $((SECONDS - start)) s"
   out="$dist/protocompat-$version-$arch-linux-musl"
   cp "$target_dir/$t/release/protocompat" "$out.tmp"
   mv -f "$out.tmp" "$out"
   binaries+=("$out")
+  wheel=$(ls "$dist"/protocompat-"$version"-py3-none-*musllinux_1_2_"$arch".whl)
+  # The wheel must carry the very executable checked below, byte for byte.
+  unzip -p "$wheel" "protocompat-$version.data/scripts/protocompat" | cmp -s - "$out" ||
+    die "$wheel does not carry $out"
+  wheels+=("$wheel")
 done
-(cd "$dist" && sha256sum "${binaries[@]##*/}" >SHA256SUMS.tmp && mv -f SHA256SUMS.tmp SHA256SUMS)
+(cd "$dist" && sha256sum "${binaries[@]##*/}" "${wheels[@]##*/}" >SHA256SUMS.tmp &&
+  mv -f SHA256SUMS.tmp SHA256SUMS)
 
 # --- Check --------------------------------------------------------------------------------------
 
@@ -211,4 +225,4 @@ if [ "$compared" -lt 2 ]; then
 fi
 
 say "done:"
-(cd "$dist" && ls -l "${binaries[@]##*/}" SHA256SUMS && cat SHA256SUMS)
+(cd "$dist" && ls -l "${binaries[@]##*/}" "${wheels[@]##*/}" SHA256SUMS && cat SHA256SUMS)
