@@ -167,9 +167,17 @@ public class CheckMojo extends AbstractMojo {
 
     private void verdict(CliRun run) throws MojoExecutionException, MojoFailureException {
         switch (run.exit()) {
-            case 0:
-                run.lines().forEach(getLog()::info);
+            case 0: {
+                boolean[] warning = Report.warningLines(run.lines());
+                for (int i = 0; i < warning.length; i++) {
+                    if (warning[i]) {
+                        getLog().warn(run.lines().get(i));
+                    } else {
+                        getLog().info(run.lines().get(i));
+                    }
+                }
                 return;
+            }
             case 1: {
                 run.lines().forEach(getLog()::error);
                 List<String> summary = Report.summary(run.lines());

@@ -28,6 +28,26 @@ final class Report {
         return FINDING.matcher(line).matches();
     }
 
+    /**
+     * Which lines of a passing check's report belong to a warning: a warning finding's first line
+     * and the indented lines under it (example, fix). Maven shows them as [WARNING], so a change
+     * the broker accepts with warnings does not pass unseen among [INFO] lines.
+     */
+    static boolean[] warningLines(List<String> lines) {
+        boolean[] warning = new boolean[lines.size()];
+        boolean inWarning = false;
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (isFinding(line)) {
+                inWarning = line.contains("warning: ");
+            } else if (!line.startsWith(" ")) {
+                inWarning = false;
+            }
+            warning[i] = inWarning;
+        }
+        return warning;
+    }
+
     /** The verdict line and the finding lines of {@code lines}, at most {@link #MAX_FINDINGS} of these. */
     static List<String> summary(List<String> lines) {
         List<String> summary = new ArrayList<>();

@@ -32,6 +32,18 @@ class ReportTest {
     }
 
     @Test
+    void aWarningsLinesAreTheFindingAndTheIndentedLinesUnderIt() {
+        boolean[] warning = Report.warningLines(REPORT);
+        List<Integer> warned = new ArrayList<>();
+        for (int i = 0; i < warning.length; i++) {
+            if (warning[i]) {
+                warned.add(i);
+            }
+        }
+        assertEquals(List.of(7, 8), warned);
+    }
+
+    @Test
     void manyFindingsAreCountedPastTheLimit() {
         List<String> lines = new ArrayList<>(List.of(REPORT.get(0)));
         for (int i = 0; i < Report.MAX_FINDINGS + 3; i++) {
