@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release bundle, every install channel of one version, in one command:
 #
-#   ci/release.sh          (from any directory)
+#   ci/release.sh [--reuse-jar]          (from any directory)
 #
 # Output, in target/bundle/protocompat-<version>/ (docs/install.md says what each file is for):
 #   protocompat-pulsar-<version>.jar                   the broker plugin, x86_64 and aarch64 libraries
@@ -26,6 +26,10 @@ need() { command -v "$1" >/dev/null || die "$1 is not installed: $2"; }
 # A quiet Maven run: Maven 3.8's -q still writes colour resets around nothing.
 mvnq() { mvn -B -q "$@" 2>&1 | sed 's/\x1b\[0m//g'; return "${PIPESTATUS[0]}"; }
 
+case "${1:-}" in
+  "" | --reuse-jar) [ $# -le 1 ] || die "usage: ci/release.sh [--reuse-jar]" ;;
+  *) die "usage: ci/release.sh [--reuse-jar]" ;;
+esac
 need cargo "install Rust stable with rustup"
 need mvn "apt-get install maven"
 need python3 "apt-get install python3"
@@ -47,9 +51,15 @@ if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
 fi
 
 # --- The broker jar: both architectures' libraries (the portable profile) -----------------------
+# --reuse-jar takes the jar a portable `mvn verify` just built and tested (.ci/run), rather than
+# packaging it again; either way it must carry both libraries.
 start=$SECONDS
-PROTOCOMPAT_PORTABLE=1 mvnq -DskipTests package
 jar=target/protocompat-pulsar-$version.jar
+if [ "${1:-}" = --reuse-jar ]; then
+  [ -f "$jar" ] || die "--reuse-jar: no $jar: run PROTOCOMPAT_PORTABLE=1 mvn verify first"
+else
+  PROTOCOMPAT_PORTABLE=1 mvnq -DskipTests package
+fi
 for lib in native/linux-x86_64/libprotocompat_jni.so native/linux-aarch64/libprotocompat_jni.so; do
   unzip -l "$jar" "$lib" >/dev/null || die "$jar lacks $lib"
 done
