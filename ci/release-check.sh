@@ -142,6 +142,20 @@ for target in x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu; do
 done | sed 's/ (.*//' | sort -u >"$work/jni-crates.txt"
 python3 ci/release/sbom.py verify-jar --jar "$bundle/protocompat-pulsar-$version.jar" \
   --sbom "$bundle/protocompat-pulsar-$version.cdx.json" --crates-expected "$work/jni-crates.txt"
+# Both SBOMs are valid CycloneDX 1.5, by the CycloneDX project's own strict schema validator.
+python3 -m venv "$work/cyclonedx"
+"$work/cyclonedx/bin/pip" install --quiet "cyclonedx-python-lib[json-validation]==11.12.0"
+"$work/cyclonedx/bin/python" - "$bundle" "$version" <<'EOF'
+import pathlib, sys
+from cyclonedx.schema import SchemaVersion
+from cyclonedx.validation.json import JsonStrictValidator
+bundle, version = pathlib.Path(sys.argv[1]), sys.argv[2]
+for name in (f"protocompat-pulsar-{version}.cdx.json", f"protocompat-{version}.cdx.json"):
+    error = JsonStrictValidator(SchemaVersion.V1_5).validate_str((bundle / name).read_text())
+    if error is not None:
+        sys.exit(f"release-check: {name} is not valid CycloneDX 1.5: {error}")
+print("release-check: ok: both SBOMs are valid CycloneDX 1.5 (cyclonedx-python-lib, strict)")
+EOF
 python3 - "$bundle" "$version" <<'EOF'
 import hashlib, json, pathlib, sys
 bundle, version = pathlib.Path(sys.argv[1]), sys.argv[2]
