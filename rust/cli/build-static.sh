@@ -84,17 +84,31 @@ export ZIG_LOCAL_CACHE_DIR="$ZIG_GLOBAL_CACHE_DIR"
 # --- Build --------------------------------------------------------------------------------------
 
 mkdir -p "$dist"
+# The two targets build at once, each in a target directory of its own (Cargo locks a target
+# directory per build): each build's long single-threaded stretches, the CLI crate itself and
+# the link, overlap the other's, which on a 2-core machine saves about a minute.
+pids=()
+for t in "${targets[@]}"; do
+  say "building protocompat $version for $t"
+  (
+    start=$SECONDS
+    CARGO_TARGET_DIR=$target_dir/$t maturin build --quiet --release --locked --zig \
+      -m rust/cli/Cargo.toml --target "$t" --compatibility manylinux2014 musllinux_1_2 \
+      --out "$dist" >"$target_dir/$t.log" 2>&1 ||
+      { cat "$target_dir/$t.log" >&2; die "the build for $t failed (its output above)"; }
+    say "built $t in $((SECONDS - start)) s"
+  ) &
+  pids+=($!)
+done
+failed=0
+for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+[ "$failed" = 0 ] || die "a build failed"
 binaries=()
 wheels=()
 for t in "${targets[@]}"; do
   arch=${t%%-*}
-  say "building protocompat $version for $t"
-  start=$SECONDS
-  CARGO_TARGET_DIR=$target_dir maturin build --quiet --release --locked --zig \
-    -m rust/cli/Cargo.toml --target "$t" --compatibility manylinux2014 musllinux_1_2 --out "$dist"
-  say "built $t in $((SECONDS - start)) s"
   out="$dist/protocompat-$version-$arch-linux-musl"
-  cp "$target_dir/$t/release/protocompat" "$out.tmp"
+  cp "$target_dir/$t/$t/release/protocompat" "$out.tmp"
   mv -f "$out.tmp" "$out"
   binaries+=("$out")
   wheel=$(ls "$dist"/protocompat-"$version"-py3-none-*musllinux_1_2_"$arch".whl)
