@@ -83,7 +83,7 @@ export ZIG_LOCAL_CACHE_DIR="$ZIG_GLOBAL_CACHE_DIR"
 
 # --- Build --------------------------------------------------------------------------------------
 
-mkdir -p "$dist"
+mkdir -p "$dist" "$target_dir"
 # The two targets build at once, each in a target directory of its own (Cargo locks a target
 # directory per build): each build's long single-threaded stretches, the CLI crate itself and
 # the link, overlap the other's, which on a 2-core machine saves about a minute.
