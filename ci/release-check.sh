@@ -156,21 +156,8 @@ for name in (f"protocompat-pulsar-{version}.cdx.json", f"protocompat-{version}.c
         sys.exit(f"release-check: {name} is not valid CycloneDX 1.5: {error}")
 print("release-check: ok: both SBOMs are valid CycloneDX 1.5 (cyclonedx-python-lib, strict)")
 EOF
-python3 - "$bundle" "$version" <<'EOF'
-import hashlib, json, pathlib, sys
-bundle, version = pathlib.Path(sys.argv[1]), sys.argv[2]
-bom = json.loads((bundle / f"protocompat-{version}.cdx.json").read_text())
-files = {c["name"]: c["hashes"][0]["content"] for c in bom["components"] if c["type"] == "file"}
-for arch in ("x86_64", "aarch64"):
-    name = f"protocompat-{version}-{arch}-linux-musl"
-    digest = hashlib.sha256((bundle / name).read_bytes()).hexdigest()
-    if files.get(name) != digest:
-        sys.exit(f"release-check: the CLI's SBOM does not list {name} with its SHA-256")
-crates = [c for c in bom["components"] if c["type"] == "library"]
-if not any(c["name"] == "protocompat" for c in crates):
-    sys.exit("release-check: the CLI's SBOM does not list the engine crate")
-print(f"release-check: ok: the CLI's SBOM lists both executables with their SHA-256 and {len(crates)} crates")
-EOF
+python3 ci/release/sbom.py verify-cli --sbom "$bundle/protocompat-$version.cdx.json" \
+  "$bundle/protocompat-$version-x86_64-linux-musl" "$bundle/protocompat-$version-aarch64-linux-musl"
 
 # --- The Maven plugin, installed from the bundle, in the sample application's build -------------
 (cd "$bundle" && mvnq install:install-file -Dfile="protocompat-maven-plugin-$version.jar" \

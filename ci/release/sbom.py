@@ -4,6 +4,7 @@
     sbom.py jar --jar JAR --crates BOM.json... --version V --out OUT
     sbom.py cli --crates BOM.json... --version V --out OUT EXECUTABLE...
     sbom.py verify-jar --jar JAR --sbom SBOM --crates-expected FILE
+    sbom.py verify-cli --sbom SBOM EXECUTABLE...
 
 cargo-cyclonedx knows the Rust crates but not what the jar carries, so the jar's SBOM is made
 here: every file the jar holds, with its SHA-256 (the native libraries, our classes, Maven's
@@ -172,9 +173,7 @@ def verify_jar(args):
     hashes and exactly the crates in --crates-expected ("name version" lines, as
     `cargo tree --prefix none --format '{p}'` prints them, deduplicated)."""
     bom = json.loads(pathlib.Path(args.sbom).read_text())
-    listed = {
-        c["name"]: c["hashes"][0]["content"] for c in bom["components"] if c["type"] == "file"
-    }
+    listed = listed_files(bom)
     with zipfile.ZipFile(args.jar) as z:
         carried = {i.filename: sha256(z.read(i)) for i in z.infolist() if not i.is_dir()}
     problems = []
@@ -210,6 +209,30 @@ def verify_jar(args):
     )
 
 
+def listed_files(bom):
+    """The SBOM's file components: name -> SHA-256."""
+    return {c["name"]: c["hashes"][0]["content"] for c in bom["components"] if c["type"] == "file"}
+
+
+def verify_cli(args):
+    """Fails unless the CLI's SBOM lists each executable with its SHA-256, and the engine crate."""
+    bom = json.loads(pathlib.Path(args.sbom).read_text())
+    listed = listed_files(bom)
+    problems = []
+    for path in map(pathlib.Path, args.executables):
+        if listed.get(path.name) != sha256(path.read_bytes()):
+            problems.append(f"it does not list {path.name} with its SHA-256")
+    crates = [c for c in bom["components"] if c["type"] == "library"]
+    if not any(c["name"] == "protocompat" for c in crates):
+        problems.append("it does not list the engine crate")
+    if problems:
+        sys.exit("sbom: " + args.sbom + ":\n  " + "\n  ".join(problems))
+    print(
+        f"sbom: {pathlib.Path(args.sbom).name} lists the {len(args.executables)} executables with "
+        f"their SHA-256 and {len(crates)} crates"
+    )
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -227,8 +250,12 @@ def main():
     verify.add_argument("--jar", required=True)
     verify.add_argument("--sbom", required=True)
     verify.add_argument("--crates-expected", required=True)
+    verify_c = sub.add_parser("verify-cli")
+    verify_c.add_argument("--sbom", required=True)
+    verify_c.add_argument("executables", nargs="+")
     args = parser.parse_args()
-    {"jar": jar_sbom, "cli": cli_sbom, "verify-jar": verify_jar}[args.command](args)
+    commands = {"jar": jar_sbom, "cli": cli_sbom, "verify-jar": verify_jar, "verify-cli": verify_cli}
+    commands[args.command](args)
 
 
 if __name__ == "__main__":
