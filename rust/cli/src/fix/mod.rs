@@ -6,7 +6,7 @@ mod apply;
 mod place;
 mod source;
 
-use protocompat::remedy::{Edit, Planner, Remedy};
+use protocompat::remedy::{print, Edit, Planner, Remedy};
 use protocompat::{Finding, Limits};
 use serde::Serialize;
 
@@ -139,7 +139,7 @@ impl<'a> Fixes<'a> {
 
 fn declaration(edit: &Edit) -> ShownEdit {
     ShownEdit::Declaration {
-        declaration: edit.to_string(),
+        declaration: print::edit(edit).unwrap_or_else(|e| e.to_string()),
     }
 }
 

@@ -1,7 +1,9 @@
 //! ENUM_VALUE_NOT_READABLE: every value the other side writes stays readable.
 
-use crate::model::{EnumRef, Kind, Syntax};
+use crate::model::{EnumRef, Kind};
 
+use super::declare::ident;
+use super::edit::{EnumOption, Value};
 use super::{Edit, Remedy, Site};
 
 const ROLLOUT: &str = "old consumers read an enum closed and cannot hold the new values: \
@@ -20,10 +22,7 @@ pub(crate) fn enum_value_not_readable(site: &Site) -> Vec<Remedy> {
     };
     let finding = site.finding;
     let enum_name = new.full_name().to_owned();
-    let editions = matches!(
-        site.new_message.file().syntax(),
-        Syntax::Edition2023 | Syntax::Edition2024
-    );
+    let editions = site.new_message.file().syntax().is_edition();
     if finding.writer.starts_with("open enum ") {
         // An open writer, a closed reader.
         if !editions || (!site.new_is_writer && new.first_number() != 0) {
@@ -39,9 +38,10 @@ pub(crate) fn enum_value_not_readable(site: &Site) -> Vec<Remedy> {
         let value = if site.new_is_writer { "CLOSED" } else { "OPEN" };
         return vec![Remedy::edits(
             format!("declare enum {enum_name} {value} as the old side has it"),
-            vec![Edit::AddToEnum {
+            vec![Edit::SetEnumOption {
                 enum_name,
-                declaration: format!("option features.enum_type = {value};"),
+                option: EnumOption::EnumType,
+                value: ident(value),
             }],
         )];
     }
@@ -53,13 +53,17 @@ pub(crate) fn enum_value_not_readable(site: &Site) -> Vec<Remedy> {
         let mut readable = new.values_by_number().map(|(_, n)| n).peekable();
         for (name, number) in old.values_by_number() {
             while readable.next_if(|&n| n < number).is_some() {}
-            if readable.peek() != Some(&number) && !edits.iter().any(|e| matches!(e, Edit::AddToEnum { declaration, .. } if declaration.ends_with(&format!(" = {number};")))) {
+            let added = edits
+                .iter()
+                .any(|e| matches!(e, Edit::AddEnumValue { number: n, .. } if *n == number));
+            if readable.peek() != Some(&number) && !added {
                 if new.number_named(name).is_some() {
                     return Vec::new();
                 }
-                edits.push(Edit::AddToEnum {
+                edits.push(Edit::AddEnumValue {
                     enum_name: enum_name.clone(),
-                    declaration: format!("{name} = {number};"),
+                    name: name.to_owned(),
+                    number,
                 });
             }
         }
@@ -105,9 +109,10 @@ pub(crate) fn enum_value_not_readable(site: &Site) -> Vec<Remedy> {
                     "; {holder}, a new name for {number}, becomes its alias"
                 ));
                 if !site.reserved.allows_aliases(&enum_name) {
-                    edits.push(Edit::AddToEnum {
+                    edits.push(Edit::SetEnumOption {
                         enum_name: enum_name.clone(),
-                        declaration: "option allow_alias = true;".into(),
+                        option: EnumOption::AllowAlias,
+                        value: Value::Bool(true),
                     });
                 }
             }

@@ -3,20 +3,18 @@
 
 use crate::model::{FieldRef, Kind, Syntax};
 
-use super::declare::{default_literal, kept_deprecated, packable, packing, type_text};
+use super::declare::{default_value, ident, kept_deprecated, packable, packing, same_type};
+use super::edit::{FieldOption, FileOption, Value};
+use super::print;
 use super::{Edit, Remedy, Site};
 
-fn set_option(site: &Site, field: FieldRef<'_>, (option, value): (String, String)) -> Edit {
+fn set_option(site: &Site, field: FieldRef<'_>, (option, value): (FieldOption, Value)) -> Edit {
     Edit::SetOption {
         message: site.message(),
         field: field.name().to_owned(),
         option,
         value,
     }
-}
-
-fn editions(syntax: Syntax) -> bool {
-    matches!(syntax, Syntax::Edition2023 | Syntax::Edition2024)
 }
 
 /// FIELD_NUMBER_CHANGED: the old number back. A field of the new side that took that number
@@ -26,8 +24,7 @@ pub(crate) fn field_number_changed(site: &Site) -> Vec<Remedy> {
         return Vec::new();
     };
     let number = old.number();
-    let same_type = type_text(old) == type_text(new) && old.cardinality() == new.cardinality();
-    if !same_type {
+    if !same_type(old, new) {
         // A new field under an old name: it gets a name of its own, and the old field stays.
         return renamed_beside_old(site, new, old);
     }
@@ -108,7 +105,8 @@ fn renamed_beside_old(site: &Site, new: FieldRef<'_>, old: FieldRef<'_>) -> Vec<
             },
             Edit::AddField {
                 message: site.message(),
-                declaration: restored,
+                oneof: None,
+                field: restored,
             },
         ],
     )]
@@ -119,7 +117,7 @@ pub(crate) fn default_changed(site: &Site) -> Vec<Remedy> {
     let (Some(new), Some(old)) = (site.new_field, site.old_field) else {
         return Vec::new();
     };
-    if type_text(old) != type_text(new) {
+    if !same_type(old, new) {
         // The type changed too: that finding's fix keeps the old field, default and all.
         return Vec::new();
     }
@@ -137,21 +135,24 @@ pub(crate) fn default_changed(site: &Site) -> Vec<Remedy> {
                 None => Some(before.first_number()),
             };
             match number.and_then(|n| now.value_named_by(n)) {
-                Some(name) => name.to_owned(),
+                Some(name) => ident(name),
                 None => return Vec::new(),
             }
         }
-        _ => match default_literal(old) {
+        _ => match default_value(old) {
             Some(value) => value,
             None => return Vec::new(),
         },
     };
+    let Ok(written) = print::option(FieldOption::Default.name(), &value) else {
+        return Vec::new();
+    };
     vec![Remedy::edits(
         format!(
-            "declare the old default on field {}: `[default = {value}]`",
+            "declare the old default on field {}: `[{written}]`",
             new.name()
         ),
-        vec![set_option(site, new, ("default".into(), value))],
+        vec![set_option(site, new, (FieldOption::Default, value))],
     )]
 }
 
@@ -160,17 +161,18 @@ pub(crate) fn packing_changed(site: &Site) -> Vec<Remedy> {
     let (Some(new), Some(old)) = (site.new_field, site.old_field) else {
         return Vec::new();
     };
-    if type_text(old) != type_text(new) || !packable(new) {
+    if !same_type(old, new) || !packable(new) {
         // The type changed too: that finding's fix keeps the old field, packing and all.
         return Vec::new();
     }
     let option = packing(old.is_packed(), site.new_syntax());
+    let Ok(written) = print::option(option.0.name(), &option.1) else {
+        return Vec::new();
+    };
     vec![Remedy::edits(
         format!(
-            "declare the old encoding on field {}: `[{} = {}]`",
-            new.name(),
-            option.0,
-            option.1
+            "declare the old encoding on field {}: `[{written}]`",
+            new.name()
         ),
         vec![set_option(site, new, option)],
     )]
@@ -187,17 +189,16 @@ pub(crate) fn utf8_validation_added(site: &Site) -> Vec<Remedy> {
             "proto3 always validates UTF-8: move the file to an edition instead, with \
              `features.utf8_validation = NONE` where the old side did not validate",
         )],
-        Syntax::Proto2 => {
-            let value = validates.to_string();
-            vec![Remedy::edits(
-                format!("declare the old side's check in the file: `option java_string_check_utf8 = {value};`"),
-                vec![Edit::SetFileOption {
-                    message: site.message(),
-                    option: "java_string_check_utf8".into(),
-                    value,
-                }],
-            )]
-        }
+        Syntax::Proto2 => vec![Remedy::edits(
+            format!(
+                "declare the old side's check in the file: `option java_string_check_utf8 = {validates};`"
+            ),
+            vec![Edit::SetFileOption {
+                message: site.message(),
+                option: FileOption::JavaStringCheckUtf8,
+                value: Value::Bool(validates),
+            }],
+        )],
         _ => {
             let value = if validates { "VERIFY" } else { "NONE" };
             vec![Remedy::edits(
@@ -205,11 +206,7 @@ pub(crate) fn utf8_validation_added(site: &Site) -> Vec<Remedy> {
                     "declare the old side's validation on field {}: `[features.utf8_validation = {value}]`",
                     new.name()
                 ),
-                vec![set_option(
-                    site,
-                    new,
-                    ("features.utf8_validation".into(), value.into()),
-                )],
+                vec![set_option(site, new, (FieldOption::Utf8Validation, ident(value)))],
             )]
         }
     }
@@ -220,7 +217,7 @@ pub(crate) fn message_encoding_changed(site: &Site) -> Vec<Remedy> {
     let (Some(new), Some(old)) = (site.new_field, site.old_field) else {
         return Vec::new();
     };
-    if !editions(site.new_syntax()) || !matches!(new.kind(), Kind::Message(_)) {
+    if !site.new_syntax().is_edition() || !matches!(new.kind(), Kind::Message(_)) {
         return vec![Remedy::advice(format!(
             "keep field {} encoded as the old side has it: in proto2 a group stays a group",
             new.name()
@@ -239,7 +236,7 @@ pub(crate) fn message_encoding_changed(site: &Site) -> Vec<Remedy> {
         vec![set_option(
             site,
             new,
-            ("features.message_encoding".into(), value.into()),
+            (FieldOption::MessageEncoding, ident(value)),
         )],
     )]
 }

@@ -16,6 +16,7 @@ mod enums;
 mod fresh;
 mod keep;
 mod oneof;
+pub mod print;
 mod rename;
 mod required;
 mod retype;
@@ -24,8 +25,6 @@ mod unfixable;
 
 use std::cell::OnceCell;
 
-use serde::Serialize;
-
 use crate::limits::Limits;
 use crate::model::{Schema, SchemaData};
 use crate::report::Finding;
@@ -33,12 +32,12 @@ use crate::rules::RuleId;
 use crate::schema_ref::SchemaRef;
 use crate::strategy::Direction;
 
-pub use edit::Edit;
+pub use edit::{Edit, EnumOption, FieldOption, FieldType, FileOption, Label, NewField, Value};
 use fresh::Reserved;
 use site::Site;
 
 /// One way to make a finding go away.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Remedy {
     /// What to do, in a sentence.
     pub summary: String,

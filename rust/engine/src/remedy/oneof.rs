@@ -2,14 +2,15 @@
 
 use crate::model::{FieldRef, MessageRef, Syntax};
 
+use super::edit::Label;
 use super::{Edit, Remedy, Site};
 
 /// The label a field needs outside a oneof, as the old side declared it.
-fn label_outside(old: FieldRef<'_>, syntax: Syntax) -> &'static str {
+fn label_outside(old: FieldRef<'_>, syntax: Syntax) -> Option<Label> {
     match syntax {
-        Syntax::Proto2 => "optional ",
-        Syntax::Proto3 if old.is_proto3_optional() => "optional ",
-        _ => "",
+        Syntax::Proto2 => Some(Label::Optional),
+        Syntax::Proto3 if old.is_proto3_optional() => Some(Label::Optional),
+        _ => None,
     }
 }
 
@@ -51,7 +52,7 @@ pub(crate) fn oneof_conflict(site: &Site) -> Vec<Remedy> {
             .map(|(new, old)| Edit::MoveOutOfOneof {
                 message: message.clone(),
                 field: new.name().to_owned(),
-                label: label_outside(old, syntax).to_owned(),
+                label: label_outside(old, syntax),
             })
             .collect()
     };

@@ -4,7 +4,7 @@
 
 use crate::model::{EnumRef, FieldRef, Kind, MessageRef};
 
-use super::declare::type_text;
+use super::declare::field_type;
 use super::{Edit, Remedy, Site};
 
 /// `scope.Name` → (`scope`, `Name`).
@@ -50,7 +50,7 @@ fn same_message(a: MessageRef<'_>, b: MessageRef<'_>) -> bool {
                         (Kind::Message(_), Kind::Message(_)) | (Kind::Enum(_), Kind::Enum(_)) => {
                             true
                         }
-                        _ => type_text(f) == type_text(g),
+                        _ => field_type(f) == field_type(g),
                     }
             })
         })

@@ -3,7 +3,8 @@
 
 use crate::model::{FieldRef, Syntax};
 
-use super::declare::{declaration, type_text};
+use super::declare::{declaration, ident, same_type};
+use super::edit::{FieldOption, Label};
 use super::{Edit, Remedy, Site};
 
 const ROLLOUT: &str = "otherwise only old consumers reading new data break: upgrade every \
@@ -22,18 +23,21 @@ fn presence(site: &Site, field: FieldRef<'_>, required: bool) -> Option<Edit> {
         Syntax::Proto2 => Some(Edit::SetLabel {
             message,
             field: name,
-            label: if required { "required" } else { "optional" }.into(),
+            label: if required {
+                Label::Required
+            } else {
+                Label::Optional
+            },
         }),
         _ => Some(Edit::SetOption {
             message,
             field: name,
-            option: "features.field_presence".into(),
-            value: if required {
+            option: FieldOption::FieldPresence,
+            value: ident(if required {
                 "LEGACY_REQUIRED"
             } else {
                 "EXPLICIT"
-            }
-            .into(),
+            }),
         }),
     }
 }
@@ -72,12 +76,13 @@ fn restore(site: &Site, old: FieldRef<'_>) -> Vec<Remedy> {
         return Vec::new();
     }
     declaration(old, site.new_syntax(), old.name(), old.number(), &[])
-        .map(|declaration| {
+        .map(|declared| {
             Remedy::edits(
                 format!("keep the required field {} as it was", old.name()),
                 vec![Edit::AddField {
                     message: site.message(),
-                    declaration,
+                    oneof: None,
+                    field: declared,
                 }],
             )
         })
@@ -106,7 +111,7 @@ pub(crate) fn required_field_removed(site: &Site) -> Vec<Remedy> {
 /// REQUIRED_LABEL_CHANGED: the old label back.
 pub(crate) fn required_label_changed(site: &Site) -> Vec<Remedy> {
     if let (Some(new), Some(old)) = (site.new_field, site.old_field) {
-        if type_text(old) != type_text(new) {
+        if !same_type(old, new) {
             // The type changed too: that finding's fix keeps the old field, label and all.
             return Vec::new();
         }

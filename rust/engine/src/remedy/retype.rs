@@ -105,7 +105,8 @@ pub(crate) fn keep_old_add_new(site: &Site) -> Vec<Remedy> {
             },
             Edit::AddField {
                 message,
-                declaration: restored,
+                oneof: None,
+                field: restored,
             },
         ],
     )]

@@ -4,12 +4,12 @@
 use std::collections::BTreeMap;
 
 use prost_types::DescriptorProto;
-use protocompat::remedy::Edit;
+use protocompat::remedy::{print, Edit, FieldOption, Value};
 
 mod oneof;
 mod rename;
 
-use super::source::{Found, Source, Span, ENUM_VALUE, FIELD};
+use super::source::{Found, Source, Span, ENUM_VALUE, FIELD, ONEOF};
 use oneof::{move_into, move_out};
 use rename::rename_type;
 
@@ -73,16 +73,15 @@ pub(super) fn field_path(message: &Found<DescriptorProto>, field: &str) -> Optio
 }
 
 /// The option's path under a field's options, where the compiler records it.
-fn option_path(option: &str) -> Option<Vec<i32>> {
+fn option_path(option: FieldOption) -> Option<Vec<i32>> {
     Some(match option {
-        "packed" => vec![2],
-        "deprecated" => vec![3],
-        "features.field_presence" => vec![21, 1],
-        "features.enum_type" => vec![21, 2],
-        "features.repeated_field_encoding" => vec![21, 3],
-        "features.utf8_validation" => vec![21, 4],
-        "features.message_encoding" => vec![21, 5],
-        _ => return None,
+        FieldOption::Packed => vec![2],
+        FieldOption::Deprecated => vec![3],
+        FieldOption::FieldPresence => vec![21, 1],
+        FieldOption::RepeatedFieldEncoding => vec![21, 3],
+        FieldOption::Utf8Validation => vec![21, 4],
+        FieldOption::MessageEncoding => vec![21, 5],
+        FieldOption::Default => return None,
     })
 }
 
@@ -105,7 +104,12 @@ pub fn place(source: &Source, edits: &[Edit]) -> Option<Vec<TextEdit>> {
                 out_of
                     .entry((message.clone(), index.oneof_index?))
                     .or_default()
-                    .push((field.clone(), label.clone()));
+                    .push((
+                        field.clone(),
+                        label
+                            .map(|l| format!("{} ", l.keyword()))
+                            .unwrap_or_default(),
+                    ));
             }
             Edit::MoveIntoOneof {
                 message,
@@ -147,7 +151,8 @@ fn place_one(source: &Source, edit: &Edit) -> Option<Vec<TextEdit>> {
             let found = source.message(message)?;
             let path = field_path(&found, field)?;
             let span = source.span(found.file, &child(&path, &[NAME]))?;
-            vec![TextEdit::replace(found.file, span, name.clone())]
+            let name = print::identifier(name, "a field name").ok()?;
+            vec![TextEdit::replace(found.file, span, name)]
         }
         Edit::SetLabel {
             message,
@@ -156,8 +161,9 @@ fn place_one(source: &Source, edit: &Edit) -> Option<Vec<TextEdit>> {
         } => {
             let found = source.message(message)?;
             let path = field_path(&found, field)?;
+            let label = label.keyword();
             match source.span(found.file, &child(&path, &[LABEL])) {
-                Some(span) => vec![TextEdit::replace(found.file, span, label.clone())],
+                Some(span) => vec![TextEdit::replace(found.file, span, label)],
                 None => {
                     let span = source.span(found.file, &path)?;
                     vec![TextEdit::insert(
@@ -176,21 +182,49 @@ fn place_one(source: &Source, edit: &Edit) -> Option<Vec<TextEdit>> {
         } => {
             let found = source.message(message)?;
             let path = field_path(&found, field)?;
-            set_option(source, found.file, &path, option, value)?
+            set_option(source, found.file, &path, *option, value)?
         }
         Edit::AddField {
             message,
-            declaration,
+            oneof: None,
+            field,
         } => {
             let found = source.message(message)?;
-            vec![add_to_body(source, found.file, &found.path, declaration)?]
+            let declaration = print::field(field).ok()?;
+            vec![add_to_body(source, found.file, &found.path, &declaration)?]
         }
-        Edit::AddToEnum {
+        Edit::AddField {
+            message,
+            oneof: Some(oneof),
+            field,
+        } => {
+            let found = source.message(message)?;
+            let index = found
+                .descriptor
+                .oneof_decl
+                .iter()
+                .position(|o| o.name() == oneof)?;
+            let declaration = print::field(field).ok()?;
+            let path = child(&found.path, &[ONEOF, index as i32]);
+            vec![add_to_body(source, found.file, &path, &declaration)?]
+        }
+        Edit::AddEnumValue {
             enum_name,
-            declaration,
+            name,
+            number,
         } => {
             let found = source.enumeration(enum_name)?;
-            vec![add_to_body(source, found.file, &found.path, declaration)?]
+            let declaration = print::enum_value(name, *number).ok()?;
+            vec![add_to_body(source, found.file, &found.path, &declaration)?]
+        }
+        Edit::SetEnumOption {
+            enum_name,
+            option,
+            value,
+        } => {
+            let found = source.enumeration(enum_name)?;
+            let statement = print::option_statement(option.name(), value).ok()?;
+            vec![add_to_body(source, found.file, &found.path, &statement)?]
         }
         Edit::SetEnumNumber {
             enum_name,
@@ -213,9 +247,13 @@ fn place_one(source: &Source, edit: &Edit) -> Option<Vec<TextEdit>> {
             value,
         } => {
             let found = source.message(message)?;
-            vec![set_file_option(source, found.file, option, value)?]
+            vec![set_file_option(source, found.file, option.name(), value)?]
         }
-        Edit::RenameType { type_name, name } => rename_type(source, type_name, name)?,
+        Edit::RenameType { type_name, name } => rename_type(
+            source,
+            type_name,
+            print::identifier(name, "a type name").ok()?,
+        )?,
         Edit::MoveOutOfOneof { .. } | Edit::MoveIntoOneof { .. } => return None,
     })
 }
@@ -226,11 +264,12 @@ fn set_option(
     source: &Source,
     file: usize,
     path: &[i32],
-    option: &str,
-    value: &str,
+    option: FieldOption,
+    value: &Value,
 ) -> Option<Vec<TextEdit>> {
-    let written = format!("{option} = {value}");
-    let existing = if option == "default" {
+    let written = print::option(option.name(), value).ok()?;
+    let value = print::literal(value).ok()?;
+    let existing = if option == FieldOption::Default {
         source.span(file, &child(path, &[DEFAULT_VALUE]))
     } else {
         option_path(option)
@@ -239,10 +278,10 @@ fn set_option(
     let text = source.text(file)?;
     if let Some(span) = existing {
         // The compiler's span of a default is its value alone; of an option, `name = value`.
-        let replacement = if text[span.start..span.end].starts_with(option) {
+        let replacement = if text[span.start..span.end].starts_with(option.name()) {
             written
         } else {
-            value.to_owned()
+            value
         };
         return Some(vec![TextEdit::replace(file, span, replacement)]);
     }
@@ -308,9 +347,10 @@ pub(super) fn add_to_body(
 
 /// `option NAME = VALUE;` in the file: in place of the statement where it is written, else
 /// after the package (or syntax, or edition) statement.
-fn set_file_option(source: &Source, file: usize, option: &str, value: &str) -> Option<TextEdit> {
+fn set_file_option(source: &Source, file: usize, option: &str, value: &Value) -> Option<TextEdit> {
     let text = source.text(file)?;
-    let statement = format!("option {option} = {value};");
+    let statement = print::option_statement(option, value).ok()?;
+    let value = print::literal(value).ok()?;
     let number = match option {
         "java_string_check_utf8" => 27,
         _ => return None,
