@@ -8,8 +8,9 @@ use protocompat::text::printable;
 use protocompat::{Bounds, CheckError, Checker, Limits, Profile, SchemaRef, Strategy};
 
 use crate::broker;
+use crate::fix::{Scope, Status};
 use crate::input::{self, Loaded, SideOptions, Spec};
-use crate::output::{self, Format, Run};
+use crate::output::{self, FixSetup, Format, Outcome, Run};
 use crate::{
     limit_flag, parse_limits, parse_profile, parse_strategy, print_err, print_out, InputArgs,
     EXIT_BAD_INPUT,
@@ -35,11 +36,17 @@ pub struct Request {
     /// (docs/rules.md, "What to write instead"). Shown by default, in every format.
     #[arg(long)]
     pub no_fixes: bool,
-    /// Apply the remedies to NEW's .proto files (the first one of each finding that can be
-    /// placed in the source), then check again and report what is left. Review the change
-    /// as a diff in your tree.
+    /// Make the proven fixes of the check's failures in NEW's .proto files, then check again
+    /// and report what is left. Each fix was applied in memory and the check made again
+    /// before it is offered; the files written are compiled and held against those edits, and
+    /// restored if they differ. Review the change as a diff in your tree.
     #[arg(long, conflicts_with = "no_fixes")]
     pub fix: bool,
+    /// With --fix, make the proven fixes of warnings too. The broker accepts a change that has
+    /// only warnings; their fixes keep the old field and add the new one beside it, which
+    /// changes the generated code (a getter named after the new field).
+    #[arg(long, requires = "fix")]
+    pub fix_warnings: bool,
     /// The existing schema, as an input of its own: a .proto file, a directory or git
     /// tree (.git#ref=main,subdir=proto) holding NEW's file or --root's message, Pulsar
     /// schema JSON (one, or a saved `schemas get --all-version` history), or a descriptor
@@ -192,7 +199,13 @@ pub fn run(request: Request) -> ExitCode {
         existing,
         reload: &reload,
     };
-    report(&request, request.fix, limits, strategy, sides, notes)
+    report(
+        &request,
+        limits,
+        strategy.unwrap_or(Strategy::Full),
+        sides,
+        notes,
+    )
 }
 
 /// The schemas of a check, and how to load NEW again after `--fix` edited it.
@@ -202,163 +215,217 @@ struct Sides<'r> {
     reload: &'r dyn Fn() -> Result<Loaded, String>,
 }
 
-/// `fixing`: apply the remedies (`--fix`) before reporting.
+/// The check and its report; with `--fix`, two rounds: the check whose fixes are made, then
+/// the check of the files they were made in, which is reported.
 fn report(
     request: &Request,
-    fixing: bool,
     limits: Limits,
-    strategy: Option<Strategy>,
+    strategy: Strategy,
     sides: Sides,
-    mut notes: Vec<String>,
+    notes: Vec<String>,
 ) -> ExitCode {
     let Sides {
-        new,
+        mut new,
         existing,
         reload,
     } = sides;
     let format = request.format;
-    let strategy = strategy.unwrap_or(Strategy::Full);
-    let existing = match broker::on_upload(strategy, &existing, &new.data) {
-        broker::Upload::Stored(stored) => {
-            notes.push(format!(
-                "the new schema is byte for byte {}: the broker answers with that version and checks nothing",
-                printable(&stored.describe())
-            ));
-            &[]
-        }
-        broker::Upload::Compared(compared) => {
-            if compared.len() < existing.len() {
+    let mut fixed = Vec::new();
+    for round in 0..2 {
+        let mut notes = notes.clone();
+        let compared = match broker::on_upload(strategy, &existing, &new.data) {
+            broker::Upload::Stored(stored) => {
                 notes.push(format!(
-                    "{} compares the latest of the {} existing schemas only, as the broker does; \
-                     {}_TRANSITIVE compares them all",
-                    strategy.name(),
-                    existing.len(),
-                    strategy.name()
+                    "the new schema is byte for byte {}: the broker answers with that version and checks nothing",
+                    printable(&stored.describe())
                 ));
+                &[]
             }
-            compared
+            broker::Upload::Compared(compared) => {
+                if compared.len() < existing.len() {
+                    notes.push(format!(
+                        "{} compares the latest of the {} existing schemas only, as the broker \
+                         does; {}_TRANSITIVE compares them all",
+                        strategy.name(),
+                        existing.len(),
+                        strategy.name()
+                    ));
+                }
+                compared
+            }
+        };
+        let data: Vec<&[u8]> = compared.iter().map(|e| e.data.as_slice()).collect();
+        let checker = Checker::with_limits(Bounds::NONE, limits)
+            .with_profile(request.profile)
+            .with_examples(!request.no_examples);
+        let report = match checker.check(&data, &new.data, strategy) {
+            Ok(report) => report,
+            Err(CheckError::Schema(e)) => {
+                let label = match e.schema.which {
+                    SchemaRef::New => &new.label,
+                    SchemaRef::Existing(index) => &compared[index].label,
+                };
+                let hint = e
+                    .setting
+                    .map(|setting| format!(" ({}=N raises it)", limit_flag(setting)))
+                    .unwrap_or_default();
+                return refuse(
+                    format,
+                    Some(label),
+                    Some(e.rule.id()),
+                    &format!("{}{hint}", e.message),
+                );
+            }
+            Err(internal) => return refuse(format, None, None, &internal.render(limit_flag)),
+        };
+        let mut run = Run::new(
+            &report,
+            strategy,
+            &new,
+            compared,
+            &notes,
+            request.fail_on_warning,
+        );
+        run.fixed = std::mem::take(&mut fixed);
+        if !request.no_fixes {
+            run = run.with_fixes(FixSetup {
+                profile: request.profile,
+                limits,
+                work: checker.stats().last_check_work,
+                scope: Scope {
+                    warnings: request.fix_warnings,
+                },
+            });
         }
-    };
-    let data: Vec<&[u8]> = existing.iter().map(|e| e.data.as_slice()).collect();
-    let checker = Checker::with_limits(Bounds::NONE, limits)
-        .with_profile(request.profile)
-        .with_examples(!request.no_examples);
-    let report = match checker.check(&data, &new.data, strategy) {
-        Ok(report) => report,
-        Err(CheckError::Schema(e)) => {
-            let label = match e.schema.which {
-                SchemaRef::New => &new.label,
-                SchemaRef::Existing(index) => &existing[index].label,
-            };
-            let hint = e
-                .setting
-                .map(|setting| format!(" ({}=N raises it)", limit_flag(setting)))
-                .unwrap_or_default();
-            return refuse(
-                format,
-                Some(label),
-                Some(e.rule.id()),
-                &format!("{}{hint}", e.message),
-            );
+        if request.fix && round == 0 {
+            match make_fixes(format, &run, reload) {
+                Ok(Some((edited, outcomes))) => {
+                    fixed = outcomes;
+                    drop(run);
+                    new = edited;
+                    continue;
+                }
+                Ok(None) => {}
+                Err(code) => return code,
+            }
         }
-        Err(internal) => return refuse(format, None, None, &internal.render(limit_flag)),
-    };
-    let run = Run::new(
-        &report,
-        strategy,
-        &new,
-        existing,
-        &notes,
-        request.fail_on_warning,
-    );
-    let run = if request.no_fixes {
-        run
-    } else {
-        run.with_fixes(&limits)
-    };
-    if fixing {
-        return fix(request, &run, limits, strategy, reload);
+        print_out(&output::render(format, &run));
+        return ExitCode::from(if run.failed() { 1 } else { 0 });
     }
-    print_out(&output::render(format, &run));
-    ExitCode::from(if run.failed() { 1 } else { 0 })
+    unreachable!("the second round reports")
 }
 
-/// `--fix`: writes the remedies into NEW's files, says what it did on stderr, then checks the
-/// edited schema against the same existing schemas and reports that.
-fn fix(
-    request: &Request,
+/// `--fix`: writes the fixes to make into NEW's files, says on stderr what became of each
+/// finding's fix, compiles the files again and holds them against the fixes' edits. The NEW
+/// loaded from the written files, and what was made of each fix; `None` when there is nothing
+/// to make (the check is reported as it is).
+fn make_fixes(
+    format: Format,
     run: &Run,
-    limits: Limits,
-    strategy: Strategy,
     reload: &dyn Fn() -> Result<Loaded, String>,
-) -> ExitCode {
-    let format = request.format;
+) -> Result<Option<(Loaded, Vec<Outcome>)>, ExitCode> {
     let label = &run.new.label;
-    let source = run.fix_source().and_then(|fixes| fixes.source());
-    let editable = source.is_some_and(|s| s.editable());
-    let Some(source) = source.filter(|_| editable) else {
-        return refuse(
+    let fixes = run.fixes().expect("--fix conflicts with --no-fixes");
+    let Some(source) = fixes.source().filter(|s| s.editable()) else {
+        return Err(refuse(
             format,
             Some(label),
             None,
             "--fix edits .proto source on disk: NEW must be a .proto file or a directory of them \
              (not a descriptor set, Pulsar schema JSON or a git tree)",
-        );
-    };
-    let fixes: Vec<(String, Vec<crate::fix::Fix>)> = run
-        .findings()
-        .map(|(finding, _)| (run.render(finding), run.fixes(finding)))
-        .collect();
-    let applied = match crate::fix::apply(source, &fixes) {
-        Ok(applied) => applied,
-        Err(message) => return refuse(format, Some(label), None, &message),
-    };
-    for taken in &applied.taken {
-        print_err(&format!("protocompat --fix: applied: {}", printable(taken)));
-    }
-    for left in &applied.left {
-        print_err(&format!("protocompat --fix: {}", printable(left)));
-    }
-    if applied.files.is_empty() {
-        print_err(
-            "protocompat --fix: no finding has a remedy to apply; the report says what helps",
-        );
-    } else {
-        print_err(&format!(
-            "protocompat --fix: wrote {}; checking again",
-            printable(&applied.files.join(", "))
         ));
+    };
+    let outcomes: Vec<Outcome> = run
+        .findings()
+        .zip(fixes.list())
+        .map(|((finding, _), entry)| Outcome {
+            finding: run.render(finding),
+            status: match &entry.status {
+                Status::Fix => Status::Applied,
+                other => other.clone(),
+            },
+            summary: entry
+                .fix
+                .as_ref()
+                .map(|f| f.summary.clone())
+                .or_else(|| entry.advice.first().cloned())
+                .unwrap_or_default(),
+        })
+        .collect();
+    say_outcomes(run, &outcomes);
+    let to_make = fixes.to_make();
+    if to_make.is_empty() {
+        print_err(
+            "protocompat --fix: no failure has a proven fix to make; the report says what helps",
+        );
+        return Ok(None);
     }
-    let new = match reload() {
-        Ok(new) => new,
+    let written = match crate::fix::write(source, &to_make) {
+        Ok(written) => written,
+        Err(message) => return Err(refuse(format, Some(label), None, &message)),
+    };
+    print_err(&format!(
+        "protocompat --fix: wrote {}; checking again",
+        printable(&written.files.join(", "))
+    ));
+    let restored = |written: &crate::fix::Written| match written.restore() {
+        Ok(()) => "the files are restored as they were",
+        Err(_) => "and restoring the files failed too: check them with your VCS",
+    };
+    let edited = match reload() {
+        Ok(edited) => edited,
         Err(message) => {
             // Never leave the user's tree broken: the files go back as they were.
-            let restored = match crate::fix::restore(source, &applied) {
-                Ok(()) => "the files are restored as they were",
-                Err(_) => "and restoring the files failed too: check them with your VCS",
-            };
-            return refuse(
+            let restored = restored(&written);
+            return Err(refuse(
                 format,
                 Some(label),
                 None,
                 &format!("--fix made a schema that does not load ({message}); {restored}"),
-            );
+            ));
         }
     };
-    let existing: Vec<Loaded> = run.existing.to_vec();
-    let sides = Sides {
-        new,
-        existing,
-        reload,
-    };
-    report(
-        request,
-        false,
-        limits,
-        Some(strategy),
-        sides,
-        run.notes.to_vec(),
-    )
+    if let Err(difference) = crate::fix::verify(&run.new.data, &fixes.intended(), &edited.data) {
+        let restored = restored(&written);
+        return Err(refuse(
+            format,
+            Some(label),
+            None,
+            &format!("--fix wrote what no proven fix names ({difference}); {restored}"),
+        ));
+    }
+    Ok(Some((edited, outcomes)))
+}
+
+/// What `--fix` made of each finding's fix, on stderr: each fix made once, then the findings
+/// whose fix it leaves, and why.
+fn say_outcomes(run: &Run, outcomes: &[Outcome]) {
+    let mut said: Vec<&str> = Vec::new();
+    for (index, outcome) in outcomes.iter().enumerate() {
+        let line = match &outcome.status {
+            Status::Applied if !said.contains(&outcome.summary.as_str()) => {
+                said.push(&outcome.summary);
+                format!("applied: {}", outcome.summary)
+            }
+            Status::Applied | Status::Covered { .. } | Status::Advice => continue,
+            Status::Suggested => format!(
+                "left as a suggestion (a warning; --fix-warnings makes it): {}: {}",
+                outcome.finding, outcome.summary
+            ),
+            Status::Left { why } => format!("not made: {}: {why}", outcome.finding),
+            Status::Unproven => format!(
+                "no proven fix: {}: {}",
+                outcome.finding,
+                run.fixes()
+                    .and_then(|f| f.list().get(index))
+                    .and_then(|e| e.tried.first())
+                    .map(|t| format!("tried {}, refused: {}", t.summary, t.why))
+                    .unwrap_or_default()
+            ),
+            Status::Fix => continue,
+        };
+        print_err(&format!("protocompat --fix: {}", printable(&line)));
+    }
 }
 
 /// The new side: one schema.

@@ -1,6 +1,6 @@
-//! `check --fix`: the first placed remedy of each finding, written into the new side's files.
-//! Edits that two findings share are made once; two option lists added to the same field
-//! become one; a remedy whose edits overlap another's already taken is left out, and said.
+//! `check --fix`: the fixes to make, written into the new side's files. Edits that two fixes
+//! share are made once; two option lists added to the same field become one. Which fixes are
+//! made was settled before (`status`): none of their edits overlap.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -9,50 +9,36 @@ use super::place::TextEdit;
 use super::source::Source;
 use super::Fix;
 
-/// What `--fix` did.
-pub struct Applied {
-    /// The files written, as the user named them.
+/// What `--fix` wrote: each file as the user named it, with its old text, to restore it.
+pub struct Written {
     pub files: Vec<String>,
-    /// Each written file's index in the source, for [`restore`].
-    written: Vec<usize>,
-    /// The remedies taken, by summary (each once).
-    pub taken: Vec<String>,
-    /// The remedies left out, with why.
-    pub left: Vec<String>,
+    old: Vec<(String, String)>,
 }
 
-fn overlaps(a: &TextEdit, b: &TextEdit) -> bool {
+impl Written {
+    /// Writes back the text each file had, every file tried.
+    pub fn restore(&self) -> Result<(), String> {
+        let mut failed = Vec::new();
+        for (path, text) in &self.old {
+            if let Err(e) = fs::write(path, text) {
+                failed.push(format!("cannot write {path}: {e}"));
+            }
+        }
+        if failed.is_empty() {
+            Ok(())
+        } else {
+            Err(failed.join("; "))
+        }
+    }
+}
+
+pub(super) fn overlaps(a: &TextEdit, b: &TextEdit) -> bool {
     if a.file != b.file {
         return false;
     }
     let ((a0, a1), (b0, b1)) = (a.span, b.span);
     // Two insertions at one place both stand; an insertion touching a replacement's end too.
     (a0 < b1 && b0 < a1) || (a0 == a1 && b0 < a0 && a0 < b1) || (b0 == b1 && a0 < b0 && b0 < a1)
-}
-
-/// Chooses the edits: `fixes` per finding, in the report's order, with how each is named.
-pub fn choose(fixes: &[(String, Vec<Fix>)]) -> (Vec<TextEdit>, Vec<String>, Vec<String>) {
-    let mut chosen: Vec<TextEdit> = Vec::new();
-    let (mut taken, mut left) = (Vec::new(), Vec::new());
-    for (finding, fixes) in fixes {
-        let Some(fix) = fixes.iter().find(|f| f.is_applicable()) else {
-            continue;
-        };
-        let fresh: Vec<&TextEdit> = fix.placed.iter().filter(|e| !chosen.contains(e)).collect();
-        if fresh.iter().any(|e| chosen.iter().any(|c| overlaps(c, e))) {
-            left.push(format!(
-                "{finding}: not applied, its edits overlap another finding's fix; apply it by \
-                 hand or run --fix again after checking what is left ({})",
-                fix.summary
-            ));
-            continue;
-        }
-        chosen.extend(fresh.into_iter().cloned());
-        if !taken.contains(&fix.summary) {
-            taken.push(fix.summary.clone());
-        }
-    }
-    (merge_option_lists(chosen), taken, left)
 }
 
 /// Two ` [a = b]` lists inserted at one place become ` [a = b, c = d]`.
@@ -90,39 +76,41 @@ pub fn edited(text: &str, edits: &[&TextEdit]) -> String {
     out
 }
 
-/// Writes the chosen edits into the files of `source`.
-pub fn apply(source: &Source, fixes: &[(String, Vec<Fix>)]) -> Result<Applied, String> {
-    let (edits, taken, left) = choose(fixes);
+/// Writes `fixes` into the files of `source`.
+pub fn write(source: &Source, fixes: &[&Fix]) -> Result<Written, String> {
+    let mut edits: Vec<TextEdit> = Vec::new();
+    for fix in fixes {
+        for edit in &fix.placed {
+            if !edits.contains(edit) {
+                edits.push(edit.clone());
+            }
+        }
+    }
+    let edits = merge_option_lists(edits);
     let mut by_file: BTreeMap<usize, Vec<&TextEdit>> = BTreeMap::new();
     for edit in &edits {
         by_file.entry(edit.file).or_default().push(edit);
     }
-    let (mut files, mut written) = (Vec::new(), Vec::new());
+    let mut written = Written {
+        files: Vec::new(),
+        old: Vec::new(),
+    };
     for (file, edits) in by_file {
         let text = source
             .text(file)
             .ok_or_else(|| format!("cannot read {}", source.file_name(file)))?;
         let path = source.file_name(file);
-        fs::write(&path, edited(text, &edits)).map_err(|e| format!("cannot write {path}: {e}"))?;
-        files.push(path);
-        written.push(file);
+        if let Err(e) = fs::write(&path, edited(text, &edits)) {
+            let restored = match written.restore() {
+                Ok(()) => "the files written before it are restored",
+                Err(_) => "and restoring the files written before it failed too",
+            };
+            return Err(format!("cannot write {path}: {e}; {restored}"));
+        }
+        written.files.push(path.clone());
+        written.old.push((path, text.to_owned()));
     }
-    Ok(Applied {
-        files,
-        written,
-        taken,
-        left,
-    })
-}
-
-/// Writes back the text `apply` read, for every file it wrote.
-pub fn restore(source: &Source, applied: &Applied) -> Result<(), String> {
-    for &file in &applied.written {
-        let path = source.file_name(file);
-        let text = source.text(file).unwrap_or_default();
-        fs::write(&path, text).map_err(|e| format!("cannot write {path}: {e}"))?;
-    }
-    Ok(())
+    Ok(written)
 }
 
 #[cfg(test)]

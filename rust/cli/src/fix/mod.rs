@@ -1,22 +1,28 @@
-//! Remedies as a user sees them: the engine's [`protocompat::remedy`] plans edits to the new
-//! schema's declarations; here they are placed in its `.proto` source (`place`), shown with
-//! `file:line:column` under each finding, and applied by `check --fix` (`apply`).
+//! Remedies as a user sees them: the engine's [`protocompat::remedy`] plans and proves edits to
+//! the new schema's declarations; here they are placed in its `.proto` source (`place`), made
+//! together as `check --fix` would make them (`status`), shown with `file:line:column` under
+//! each finding, and written by `check --fix` (`apply`, `write`), which compiles the result and
+//! holds it against the edits it meant to make (`verify`).
 
 mod apply;
 mod place;
 mod source;
+mod status;
+mod verify;
 
-use protocompat::remedy::{print, Edit, Planner, Remedy};
-use protocompat::{Finding, Limits};
+use protocompat::remedy::{print, Edit, Planner, Recheck, Remedy};
+use protocompat::{Finding, Report};
 use serde::Serialize;
 
 use crate::input::Loaded;
 
-pub use apply::{apply, restore};
+pub use apply::{write, Written};
 use place::TextEdit;
 use source::{line_column, Source};
+pub use status::Status;
+pub use verify::verify;
 
-/// One remedy of a finding, as shown.
+/// A proven remedy of a finding, as shown.
 #[derive(Debug, Clone, Serialize)]
 pub struct Fix {
     pub summary: String,
@@ -24,12 +30,34 @@ pub struct Fix {
     /// The placed edits, for `--fix`; empty where the source does not say where.
     #[serde(skip)]
     placed: Vec<TextEdit>,
+    /// The edits by declaration, as the engine proved them.
+    #[serde(skip)]
+    remedy: Remedy,
 }
 
 impl Fix {
-    pub fn is_applicable(&self) -> bool {
+    /// Whether its edits have places in the new side's source, so `--fix` can make them.
+    pub fn is_placed(&self) -> bool {
         !self.placed.is_empty()
     }
+}
+
+/// A candidate the re-check refused, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Tried {
+    pub summary: String,
+    pub why: String,
+}
+
+/// What a finding's remedies came to: its proven fix and what became of it, advice, and the
+/// candidates refused on the way.
+#[derive(Debug, Clone)]
+pub struct FindingFix {
+    pub status: Status,
+    pub fix: Option<Fix>,
+    /// What helps where no edit does, or besides the fix.
+    pub advice: Vec<String>,
+    pub tried: Vec<Tried>,
 }
 
 /// An edit with its place in the new side's source (1-based, end exclusive, as editors and
@@ -90,27 +118,62 @@ fn one_line(text: &str) -> String {
     lines.join(" ⏎ ")
 }
 
-/// The remedies of a run's findings, planned only when asked for.
+/// Which fixes `--fix` makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scope {
+    /// Warnings' fixes too (`--fix-warnings`), not only failures'.
+    pub warnings: bool,
+}
+
+/// The fixes of a run's findings, planned, proven and made together once.
 pub struct Fixes<'a> {
-    planner: Planner<'a>,
     source: Option<Source<'a>>,
+    planner: Planner<'a>,
+    /// One per finding, in the report's order: failures, then warnings.
+    list: Vec<FindingFix>,
 }
 
 impl<'a> Fixes<'a> {
-    pub fn new(new: &'a Loaded, existing: &'a [Loaded], limits: &Limits) -> Fixes<'a> {
-        let data: Vec<&[u8]> = existing.iter().map(|e| e.data.as_slice()).collect();
-        Fixes {
-            planner: Planner::new(&data, &new.data, limits),
-            source: new.sources.as_ref().map(Source::new),
+    pub fn plan(new: &'a Loaded, report: &Report, recheck: Recheck<'a>, scope: Scope) -> Fixes<'a> {
+        let planner = Planner::new(&recheck, report);
+        let source = new.sources.as_ref().map(Source::new);
+        let mut fixes = Fixes {
+            source,
+            planner,
+            list: Vec::new(),
+        };
+        let findings: Vec<(&Finding, bool)> = report
+            .failures
+            .iter()
+            .map(|f| (f, false))
+            .chain(report.warnings.iter().map(|w| (w, true)))
+            .collect();
+        for &(finding, warning) in &findings {
+            let planned = fixes.planner.plan(finding);
+            let fix = planned.fix.map(|remedy| fixes.shown(remedy));
+            let tried = planned
+                .refused
+                .into_iter()
+                .map(|r| Tried {
+                    summary: r.remedy.summary,
+                    why: r.why,
+                })
+                .collect::<Vec<_>>();
+            let status = match (&fix, warning && !scope.warnings) {
+                (Some(_), false) => Status::Fix,
+                (Some(_), true) => Status::Suggested,
+                (None, _) if !tried.is_empty() => Status::Unproven,
+                (None, _) => Status::Advice,
+            };
+            fixes.list.push(FindingFix {
+                status,
+                fix,
+                advice: planned.advice.into_iter().map(|a| a.summary).collect(),
+                tried,
+            });
         }
-    }
-
-    pub fn of(&self, finding: &Finding) -> Vec<Fix> {
-        self.planner
-            .remedies(finding)
-            .into_iter()
-            .map(|remedy| self.shown(remedy))
-            .collect()
+        status::together(&mut fixes, &findings);
+        fixes
     }
 
     fn shown(&self, remedy: Remedy) -> Fix {
@@ -119,21 +182,50 @@ impl<'a> Fixes<'a> {
             .as_ref()
             .and_then(|source| place::place(source, &remedy.edits).map(|p| (source, p)));
         match placed {
-            Some((source, placed)) if !remedy.edits.is_empty() => Fix {
-                summary: remedy.summary,
+            Some((source, placed)) => Fix {
+                summary: remedy.summary.clone(),
                 edits: placed.iter().map(|edit| show(source, edit)).collect(),
                 placed,
+                remedy,
             },
-            _ => Fix {
-                summary: remedy.summary,
+            None => Fix {
+                summary: remedy.summary.clone(),
                 edits: remedy.edits.iter().map(declaration).collect(),
                 placed: Vec::new(),
+                remedy,
             },
         }
     }
 
+    /// What became of each finding's remedies, in the report's order.
+    pub fn list(&self) -> &[FindingFix] {
+        &self.list
+    }
+
     pub(crate) fn source(&self) -> Option<&Source<'a>> {
         self.source.as_ref()
+    }
+
+    /// The fixes `--fix` makes, each once, in the report's order.
+    pub fn to_make(&self) -> Vec<&Fix> {
+        self.list
+            .iter()
+            .filter(|f| f.status == Status::Fix)
+            .filter_map(|f| f.fix.as_ref())
+            .collect()
+    }
+
+    /// The edits of [`Fixes::to_make`], each once: what the files must say afterwards.
+    pub fn intended(&self) -> Vec<Edit> {
+        let mut edits: Vec<Edit> = Vec::new();
+        for fix in self.to_make() {
+            for edit in &fix.remedy.edits {
+                if !edits.contains(edit) {
+                    edits.push(edit.clone());
+                }
+            }
+        }
+        edits
     }
 }
 

@@ -6,6 +6,7 @@
 use serde_json::{json, Value};
 
 use super::Run;
+use crate::fix::{FindingFix, Status, Tried};
 
 /// Raised whenever a field is removed or changes meaning; added fields keep it.
 pub const REPORT_VERSION: u32 = 1;
@@ -21,8 +22,9 @@ pub fn render(run: &Run) -> String {
         };
         for (item, finding) in items.iter_mut().zip(list) {
             item["location"] = json!(run.position(finding));
-            if run.fix_source().is_some() {
-                item["fixes"] = json!(run.fixes(finding));
+            if let Some(entry) = run.fix_of(finding) {
+                item["fixes"] = fixes(entry);
+                item["fix_status"] = status(&entry.status, &entry.tried);
             }
             if let Some(existing) = item.get_mut("existing").filter(|e| e.is_object()) {
                 let index = existing["index"].as_u64().unwrap_or_default() as usize;
@@ -44,7 +46,38 @@ pub fn render(run: &Run) -> String {
         })).collect::<Vec<_>>(),
     });
     out["notes"] = json!(run.notes);
+    if !run.fixed.is_empty() {
+        out["fixed"] = json!(run
+            .fixed
+            .iter()
+            .map(|o| json!({
+                "finding": o.finding,
+                "summary": o.summary,
+                "fix_status": status(&o.status, &[]),
+            }))
+            .collect::<Vec<_>>());
+    }
     crate::safe::json(serde_json::to_string_pretty(&out).expect("JSON renders"))
+}
+
+/// A finding's remedies as shown: its fix, then its advice, each `{summary, edits}` (advice
+/// has no edits).
+fn fixes(entry: &FindingFix) -> Value {
+    let mut shown: Vec<Value> = entry.fix.iter().map(|fix| json!(fix)).collect();
+    shown.extend(
+        entry
+            .advice
+            .iter()
+            .map(|advice| json!({ "summary": advice, "edits": [] })),
+    );
+    Value::Array(shown)
+}
+
+/// `{status, by?, why?, tried}`: what became of a finding's fix ([`Status`]).
+fn status(status: &Status, tried: &[Tried]) -> Value {
+    let mut value = json!(status);
+    value["tried"] = json!(tried);
+    value
 }
 
 /// Bad input: `{"reportVersion": 1, "error": {"file", "rule", "message"}}`.

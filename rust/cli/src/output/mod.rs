@@ -7,10 +7,11 @@ mod junit;
 mod text;
 
 use clap::ValueEnum;
+use protocompat::remedy::Recheck;
 use protocompat::text::printable;
-use protocompat::{Finding, Limits, Report, Strategy};
+use protocompat::{Finding, Limits, Profile, Report, Strategy};
 
-use crate::fix::{Fix, Fixes};
+use crate::fix::{FindingFix, Fixes, Scope, Status};
 use crate::input::Loaded;
 use crate::locate::{Index, Position};
 
@@ -39,6 +40,27 @@ pub struct Run<'a> {
     existing_root: Option<String>,
     /// Each finding's remedies, where they are shown ([`Run::with_fixes`]).
     fixes: Option<Fixes<'a>>,
+    /// What `--fix` made of the findings of the check before this one, which it edited.
+    pub fixed: Vec<Outcome>,
+}
+
+/// What `--fix` made of one finding's fix, said in the report of the check after it.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The finding, on one line, printable.
+    pub finding: String,
+    pub status: Status,
+    /// The fix's summary, where it had one; else the advice.
+    pub summary: String,
+}
+
+/// How a run's fixes are planned: the check's profile and limits, what it cost, and which
+/// fixes `--fix` makes.
+pub struct FixSetup {
+    pub profile: &'static Profile,
+    pub limits: Limits,
+    pub work: u64,
+    pub scope: Scope,
 }
 
 impl<'a> Run<'a> {
@@ -68,22 +90,44 @@ impl<'a> Run<'a> {
                 .find_map(|e| crate::input::root_of(&e.data))
                 .map(|r| r.0),
             fixes: None,
+            fixed: Vec::new(),
         }
     }
 
-    /// This run, showing each finding's remedies (planned within the check's `limits`).
-    pub fn with_fixes(mut self, limits: &Limits) -> Run<'a> {
-        self.fixes = Some(Fixes::new(self.new, self.existing, limits));
+    /// This run, showing each finding's remedies: planned, proven by re-checks and settled as
+    /// `--fix` would make them.
+    pub fn with_fixes(mut self, setup: FixSetup) -> Run<'a> {
+        let recheck = Recheck {
+            existing: self.existing.iter().map(|e| e.data.as_slice()).collect(),
+            new: &self.new.data,
+            strategy: self.strategy,
+            profile: setup.profile,
+            limits: setup.limits,
+            work: setup.work,
+        };
+        self.fixes = Some(Fixes::plan(self.new, self.report, recheck, setup.scope));
         self
     }
 
-    /// The remedies of `finding`; none when they are not shown.
-    pub fn fixes(&self, finding: &Finding) -> Vec<Fix> {
-        self.fixes.as_ref().map_or_else(Vec::new, |f| f.of(finding))
+    /// The fixes of this run, when they are shown.
+    pub fn fixes(&self) -> Option<&Fixes<'a>> {
+        self.fixes.as_ref()
     }
 
-    pub fn fix_source(&self) -> Option<&Fixes<'a>> {
-        self.fixes.as_ref()
+    /// What became of `finding`'s remedies; `None` when they are not shown.
+    pub fn fix_of(&self, finding: &Finding) -> Option<&FindingFix> {
+        let index = self
+            .findings()
+            .position(|(f, _)| std::ptr::eq(f, finding))?;
+        self.fixes.as_ref()?.list().get(index)
+    }
+
+    /// The finding at `index` of [`Run::findings`], short: `RULE path (field N) [direction]`.
+    pub fn short(&self, index: usize) -> String {
+        self.findings()
+            .nth(index)
+            .map(|(f, _)| short(f))
+            .unwrap_or_default()
     }
 
     /// Whether the run fails the build: incompatible, or any warning with --fail-on-warning.
@@ -104,13 +148,22 @@ impl<'a> Run<'a> {
         printable(&finding.render_naming(&|index| self.name(index))).into_owned()
     }
 
-    /// [`Run::render`], then the finding's example and first remedy on the same line
+    /// [`Run::render`], then the finding's example and fix on the same line
     /// ([`example_inline`], [`fix_inline`]).
     pub fn render_with_example(&self, finding: &Finding) -> String {
         let mut line = self.render(finding);
         line.push_str(&example_inline(finding));
-        line.push_str(&fix_inline(&self.fixes(finding)));
+        if let Some(entry) = self.fix_of(finding) {
+            line.push_str(&fix_inline(entry));
+        }
         line
+    }
+
+    /// A finding's remedies as lines of their own ([`fix_lines`]).
+    pub fn fix_lines(&self, finding: &Finding) -> Vec<String> {
+        self.fix_of(finding)
+            .map(|entry| fix_lines(self, entry))
+            .unwrap_or_default()
     }
 
     /// Where a finding is written: in the new schema's source if its path is there, else in
@@ -227,28 +280,101 @@ pub fn example_inline(finding: &Finding) -> String {
     }
 }
 
-/// A finding's remedies as lines of their own, to go under its example: `fix: summary`, then
-/// each edit indented (`file:line:col: write … in place of …`, or the declaration to write).
-pub fn fix_lines(fixes: &[Fix]) -> Vec<String> {
-    let mut lines = Vec::new();
-    for fix in fixes {
-        lines.push(format!("fix: {}", printable(&fix.summary)));
-        lines.extend(
-            fix.edits
-                .iter()
-                .map(|edit| format!("  {}", printable(&edit.describe()))),
-        );
+/// `RULE path (field N) [direction]`: a finding named in a sentence, printable.
+fn short(finding: &Finding) -> String {
+    let mut text = format!("{} {}", finding.rule, finding.path);
+    if let Some(number) = finding.field_number {
+        text.push_str(&format!(" (field {number})"));
     }
+    if let Some(direction) = finding.direction {
+        text.push_str(&format!(" [{direction}]"));
+    }
+    printable(&text).into_owned()
+}
+
+/// A finding's remedies as lines of their own, to go under its example: the fix and what
+/// `--fix` makes of it (`fix: summary`, each edit indented: `file:line:col: write … in place of
+/// …`, or the declaration to write), the candidates the re-check refused, and advice.
+pub fn fix_lines(run: &Run, entry: &FindingFix) -> Vec<String> {
+    let mut lines = Vec::new();
+    let fix_with = |lead: String, lines: &mut Vec<String>| {
+        if let Some(fix) = &entry.fix {
+            lines.push(format!("{lead}{}", printable(&fix.summary)));
+            lines.extend(
+                fix.edits
+                    .iter()
+                    .map(|edit| format!("  {}", printable(&edit.describe()))),
+            );
+        }
+    };
+    match &entry.status {
+        Status::Fix | Status::Applied => fix_with("fix: ".to_owned(), &mut lines),
+        Status::Suggested => fix_with(
+            "suggested fix (a warning: --fix leaves it, --fix-warnings makes it): ".to_owned(),
+            &mut lines,
+        ),
+        Status::Covered { by } => {
+            let same = covering_fix(run, *by).is_some_and(|other| {
+                entry.fix.as_ref().map(|f| &f.summary) == Some(&other.summary)
+                    && entry.fix.as_ref().map(|f| f.edits.len()) == Some(other.edits.len())
+            });
+            if same {
+                fix_with("fix: ".to_owned(), &mut lines);
+            } else {
+                lines.push(format!(
+                    "fix: made by the fix of {}, which removes this finding too",
+                    run.short(*by)
+                ));
+            }
+        }
+        Status::Left { why } => fix_with(
+            format!("fix, which --fix leaves out ({}): ", printable(why)),
+            &mut lines,
+        ),
+        Status::Unproven => {
+            lines.push("no fix: the re-check refused every edit tried".to_owned());
+        }
+        Status::Advice => {}
+    }
+    for tried in &entry.tried {
+        lines.push(format!(
+            "  tried: {}: refused, {}",
+            printable(&tried.summary),
+            printable(&tried.why)
+        ));
+    }
+    lines.extend(
+        entry
+            .advice
+            .iter()
+            .map(|advice| format!("advice: {}", printable(advice))),
+    );
     lines
 }
 
-/// A finding's first remedy on one line, for formats with one line per finding:
-/// ` — fix: summary (edit; edit)`, or nothing.
-pub fn fix_inline(fixes: &[Fix]) -> String {
-    let Some(fix) = fixes.first() else {
+fn covering_fix<'r>(run: &'r Run, by: usize) -> Option<&'r crate::fix::Fix> {
+    run.fixes()?.list().get(by)?.fix.as_ref()
+}
+
+/// A finding's fix on one line, for formats with one line per finding:
+/// ` — fix: summary (edit; edit)`, ` — suggested fix: …`, or the advice.
+pub fn fix_inline(entry: &FindingFix) -> String {
+    let lead = match &entry.status {
+        Status::Fix | Status::Applied | Status::Covered { .. } => "fix",
+        Status::Suggested => "suggested fix (a warning)",
+        Status::Left { .. } => "fix (--fix leaves it out)",
+        Status::Unproven | Status::Advice => {
+            return entry
+                .advice
+                .first()
+                .map(|a| format!(" — advice: {}", printable(a)))
+                .unwrap_or_default();
+        }
+    };
+    let Some(fix) = &entry.fix else {
         return String::new();
     };
-    let mut line = format!(" — fix: {}", printable(&fix.summary));
+    let mut line = format!(" — {lead}: {}", printable(&fix.summary));
     if !fix.edits.is_empty() {
         let edits: Vec<String> = fix.edits.iter().map(|e| e.describe()).collect();
         line.push_str(&format!(" ({})", printable(&edits.join("; "))));

@@ -22,9 +22,17 @@ pub fn render(run: &Run) -> String {
         lines.extend(
             super::example_lines(finding)
                 .into_iter()
-                .chain(super::fix_lines(&run.fixes(finding)))
+                .chain(run.fix_lines(finding))
                 .map(|l| format!("    {l}")),
         );
+    }
+    for outcome in &run.fixed {
+        lines.push(format!(
+            "--fix {}: {}: {}",
+            outcome.status.name(),
+            outcome.finding,
+            printable(&outcome.summary)
+        ));
     }
     let unlisted = run.unlisted();
     if unlisted > 0 {

@@ -41,6 +41,20 @@ impl PartialEq for Value {
 
 impl Eq for Value {}
 
+impl std::hash::Hash for Value {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(self).hash(state);
+        match self {
+            Value::Bool(b) => b.hash(state),
+            Value::Int(i) => i.hash(state),
+            Value::Uint(u) => u.hash(state),
+            Value::Float(f) => f.to_bits().hash(state),
+            Value::String(s) | Value::Ident(s) => s.hash(state),
+            Value::Bytes(b) => b.hash(state),
+        }
+    }
+}
+
 /// A field option a remedy sets: those that say what a field meant on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FieldOption {
@@ -133,7 +147,7 @@ pub enum FieldType {
 }
 
 /// A field declaration a remedy adds.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct NewField {
     /// `None`: no label (proto3's implicit presence, a map, any singular field of an edition).
     pub label: Option<Label>,
@@ -147,7 +161,7 @@ pub struct NewField {
 /// One change to one declaration of the new schema. `message` and `enum_name` are full names
 /// (`shop.Order`), `field` a field's name in that message as the new schema has it before the
 /// remedy (edits of one remedy name the field as it was, not as an earlier edit renamed it).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Edit {
     /// Give the field another number.
     SetNumber {

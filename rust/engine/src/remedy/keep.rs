@@ -36,17 +36,44 @@ pub(crate) fn field_number_changed(site: &Site) -> Vec<Remedy> {
             new.name()
         ))];
     }
+    let mut remedies = Vec::new();
+    let holder = site
+        .new_message
+        .field(number)
+        .filter(|f| f.id() != new.id());
+    // The old field renamed, keeping its number and data, and a new field under its old name:
+    // the new field takes a name of its own, and nobody's data moves.
+    if let Some(holder) =
+        holder.filter(|h| site.old_message.field_named(h.name()).is_none() && same_type(old, *h))
+    {
+        if let Some((name, _)) = site
+            .reserved
+            .fresh(site.new_message, site.old_message, new.name())
+        {
+            remedies.push(Remedy::edits(
+                format!(
+                    "field {} = {number} is {} renamed, and keeps its data: give the new field \
+                     {} = {} a name of its own, {name}",
+                    holder.name(),
+                    old.name(),
+                    new.name(),
+                    new.number()
+                ),
+                vec![Edit::SetName {
+                    message: site.message(),
+                    field: new.name().to_owned(),
+                    name,
+                }],
+            ));
+        }
+    }
     let mut edits = vec![Edit::SetNumber {
         message: site.message(),
         field: new.name().to_owned(),
         number,
     }];
     let mut summary = format!("give field {} its old number {number}", new.name());
-    if let Some(holder) = site
-        .new_message
-        .field(number)
-        .filter(|f| f.id() != new.id())
-    {
+    if let Some(holder) = holder {
         let to = match site.old_message.field_named(holder.name()) {
             Some(before) if before.number() != number => Some(before.number()),
             _ => site
@@ -55,7 +82,7 @@ pub(crate) fn field_number_changed(site: &Site) -> Vec<Remedy> {
                 .map(|(_, number)| number),
         };
         let Some(to) = to else {
-            return Vec::new();
+            return remedies;
         };
         summary.push_str(&format!(
             ", and give field {} (which took {number}) number {to}",
@@ -67,7 +94,8 @@ pub(crate) fn field_number_changed(site: &Site) -> Vec<Remedy> {
             number: to,
         });
     }
-    vec![Remedy::edits(summary, edits)]
+    remedies.push(Remedy::edits(summary, edits));
+    remedies
 }
 
 /// The new field renamed (its number kept), the old one declared again, deprecated.

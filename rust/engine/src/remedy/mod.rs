@@ -11,33 +11,30 @@
 //! are shown, never in the broker.
 
 mod declare;
+pub mod descriptor;
 mod edit;
 mod enums;
 mod fresh;
 mod keep;
 mod oneof;
+mod planner;
 pub mod print;
+mod prove;
 mod rename;
 mod required;
 mod retype;
 mod site;
 mod unfixable;
 
-use std::cell::OnceCell;
-
-use crate::limits::Limits;
-use crate::model::{Schema, SchemaData};
-use crate::report::Finding;
 use crate::rules::RuleId;
-use crate::schema_ref::SchemaRef;
-use crate::strategy::Direction;
 
 pub use edit::{Edit, EnumOption, FieldOption, FieldType, FileOption, Label, NewField, Value};
-use fresh::Reserved;
+pub use planner::{Planner, Together};
+pub use prove::{Recheck, PROOF_WORK};
 use site::Site;
 
 /// One way to make a finding go away.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Remedy {
     /// What to do, in a sentence.
     pub summary: String,
@@ -201,80 +198,23 @@ pub fn hint(rule: RuleId) -> &'static str {
     entry(rule).hint
 }
 
-/// Plans remedies for the findings of one check: the new schema decoded once, and each
-/// existing one the first time a finding names it (a long history has few findings).
-pub struct Planner<'d> {
-    new: Option<Decoded>,
-    existing: Vec<(&'d [u8], OnceCell<Option<Decoded>>)>,
-    limits: Limits,
+/// What became of a finding's candidate remedies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Planned {
+    /// The first candidate the re-check proved: its finding gone, nothing new found.
+    pub fix: Option<Remedy>,
+    /// What helps where no edit does, or besides the fix (which side to upgrade first).
+    pub advice: Vec<Remedy>,
+    /// The candidates tried before the fix (or all of them, when none held), each with why
+    /// the re-check refused it.
+    pub refused: Vec<Refused>,
 }
 
-struct Decoded {
-    schema: Schema,
-    reserved: Reserved,
-}
-
-impl Decoded {
-    fn of(data: &[u8], limits: &Limits) -> Option<Decoded> {
-        let schema = Schema::decode_within(data, limits).ok()?;
-        let reserved = SchemaData::parse(data)
-            .map(|d| Reserved::of(&d.descriptor_set))
-            .unwrap_or_default();
-        Some(Decoded { schema, reserved })
-    }
-}
-
-impl<'d> Planner<'d> {
-    /// `limits`: the check's, so that what it decoded decodes here too.
-    pub fn new(existing: &[&'d [u8]], new: &[u8], limits: &Limits) -> Planner<'d> {
-        Planner {
-            new: Decoded::of(new, limits),
-            existing: existing
-                .iter()
-                .map(|&data| (data, OnceCell::new()))
-                .collect(),
-            limits: *limits,
-        }
-    }
-
-    fn existing(&self, index: usize) -> Option<&Decoded> {
-        let (data, decoded) = self.existing.get(index)?;
-        decoded
-            .get_or_init(|| Decoded::of(data, &self.limits))
-            .as_ref()
-    }
-
-    /// The remedies for `finding`: at least one, which may be advice without edits.
-    pub fn remedies(&self, finding: &Finding) -> Vec<Remedy> {
-        let entry = entry(finding.rule);
-        let old = match finding.existing.as_ref().map(|e| e.which) {
-            Some(SchemaRef::Existing(index)) => self.existing(index),
-            _ => None,
-        };
-        let site = match (&self.new, old, finding.direction) {
-            (Some(new), Some(old), Some(direction)) => Site::of(
-                finding,
-                (&new.schema, &new.reserved),
-                &old.schema,
-                direction == Direction::NewWritesExistingReads,
-            ),
-            _ => None,
-        };
-        let remedies = match &site {
-            Some(site) if site.retyped => retype::keep_old_add_new(site),
-            Some(site) => (entry.plan)(site),
-            None => unfixable::without_site(finding),
-        };
-        if remedies.is_empty() {
-            vec![Remedy::advice(format!(
-                "no edit found: {} (docs/rules.md#{})",
-                entry.hint,
-                finding.rule.id().to_ascii_lowercase()
-            ))]
-        } else {
-            remedies
-        }
-    }
+/// A candidate remedy the re-check refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    pub remedy: Remedy,
+    pub why: String,
 }
 
 #[cfg(test)]

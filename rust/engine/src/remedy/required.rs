@@ -12,7 +12,7 @@ const ROLLOUT: &str = "otherwise only old consumers reading new data break: upgr
                        consumers reading new data)";
 
 /// The edit that makes `field` of the new side optional, or required.
-fn presence(site: &Site, field: FieldRef<'_>, required: bool) -> Option<Edit> {
+pub(crate) fn presence(site: &Site, field: FieldRef<'_>, required: bool) -> Option<Edit> {
     // A oneof's members take no label: one that must be required leaves the oneof by hand.
     if required && field.oneof().is_some() {
         return None;

@@ -68,7 +68,7 @@ pub(crate) fn keep_old_add_new(site: &Site) -> Vec<Remedy> {
     {
         return Vec::new();
     }
-    let Some((name, number)) = site.reserved.fresh(new_message, old_message, new.name()) else {
+    let Some((fresh, number)) = site.reserved.fresh(new_message, old_message, new.name()) else {
         return Vec::new();
     };
     // The old name, unless another field of the new message has it now.
@@ -78,38 +78,61 @@ pub(crate) fn keep_old_add_new(site: &Site) -> Vec<Remedy> {
     if taken {
         return Vec::new();
     }
-    let Some(restored) = kept_deprecated(old, site.new_syntax()) else {
+    let syntax = site.new_syntax();
+    let Some(restored) = kept_deprecated(old, syntax) else {
         return vec![Remedy::advice(format!(
             "keep field {} as the old side declares it (a group, or a label this syntax \
              cannot write), and add the new type as a new field",
             old.name()
         ))];
     };
+    // The author's new name stays where no version of the message gives it to another field;
+    // only a field that kept the old name needs another.
+    let keeps_name = new.name() != old.name() && old_message.field_named(new.name()).is_none();
+    let name = if keeps_name {
+        new.name().to_owned()
+    } else {
+        fresh
+    };
     let message = site.message();
-    vec![Remedy::edits(
-        format!(
-            "keep field {} as it was, deprecated, and add the new declaration as field {name} = {number}",
-            old.name()
-        ),
-        // Both name the field as the new schema has it now: the number first.
-        vec![
-            Edit::SetNumber {
-                message: message.clone(),
-                field: new.name().to_owned(),
-                number,
-            },
-            Edit::SetName {
-                message: message.clone(),
-                field: new.name().to_owned(),
-                name: name.clone(),
-            },
-            Edit::AddField {
-                message,
-                oneof: None,
-                field: restored,
-            },
-        ],
-    )]
+    // Both name the field as the new schema has it now: the number first.
+    let mut edits = vec![Edit::SetNumber {
+        message: message.clone(),
+        field: new.name().to_owned(),
+        number,
+    }];
+    if !keeps_name {
+        edits.push(Edit::SetName {
+            message: message.clone(),
+            field: new.name().to_owned(),
+            name: name.clone(),
+        });
+    }
+    let mut summary = format!(
+        "keep field {} as it was, deprecated, and add the new declaration as field {name} = \
+         {number}",
+        old.name()
+    );
+    // A new field cannot be required: no data written before it has it.
+    if new.is_required() {
+        if let Some(optional) = super::required::presence(site, new, false) {
+            edits.push(optional);
+            summary.push_str(", optional (data written before it lacks it)");
+        }
+    }
+    // The old field goes back into its oneof where the new message still has it.
+    let oneof = old
+        .oneof()
+        .filter(|o| new_message.fields().any(|f| f.oneof() == Some(*o)));
+    if let Some(oneof) = oneof {
+        summary.push_str(&format!(", both in oneof {oneof}"));
+    }
+    edits.push(Edit::AddField {
+        message,
+        oneof: oneof.map(str::to_owned),
+        field: restored,
+    });
+    vec![Remedy::edits(summary, edits)]
 }
 
 /// Whether the new message declares a type named as the map's entry would be
