@@ -1,9 +1,16 @@
-//! Every remedy proven by applying it (docs/rules.md, "What to write instead"): for each case
-//! of the compat, conservative and Editions fixtures, under both profiles and for BACKWARD,
-//! FORWARD and FULL, `check --fix` edits a copy of the new side, compiles it again and checks
-//! it again. Each finding whose first remedy was placed in the source must be gone, no failure
-//! may appear that was not there before, and the edited files must compile. Prints how many
-//! findings of each rule had a remedy, had one placed, and were proven.
+//! Every fix shown is proven, checked from outside the engine (docs/rules.md, "What to write
+//! instead"). For each case of the compat, conservative, Editions and fixes fixtures, under
+//! both profiles and BACKWARD, FORWARD and FULL:
+//! - each fix the report shows with edits in the source is made alone, as text, in a copy of
+//!   the new side, which is compiled and checked again: its finding must be gone, and no
+//!   finding (failure or warning) may appear that was not there before;
+//! - `check --fix` must remove every finding whose fix it makes and add nothing, and leave
+//!   warnings' fixes as suggestions; `--fix --fix-warnings` must remove those too;
+//! - for `tests/fixtures/fixes/`, `--fix` under FULL and `pip246` must write exactly the
+//!   case's `fixed/` file where it has one (`PROTOCOMPAT_WRITE_FIXED=1` writes them).
+//!
+//! It prints, per rule, how many candidates were tried, proven, refused by the re-check (and
+//! why, by kind), and how many findings were left with advice.
 
 mod support;
 
@@ -26,7 +33,7 @@ struct Case {
 
 fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
-    for folder in ["compat", "conservative", "editions"] {
+    for folder in ["compat", "conservative", "editions", "fixes"] {
         for entry in fs::read_dir(fixtures().join(folder)).unwrap() {
             let dir = entry.unwrap().path();
             let Ok(expect) = fs::read(dir.join("expect.json")) else {
@@ -63,6 +70,7 @@ fn check(
         .args([
             "--format",
             "json",
+            "--no-examples",
             "--profile",
             profile,
             "--strategy",
@@ -87,108 +95,285 @@ fn check(
     Ok((json, stderr))
 }
 
-/// Each finding as `RULE path [direction]`, with its JSON.
+/// Each finding as `RULE path (field) writer reader [direction]`, with whether it is a
+/// failure, and its JSON.
 fn findings(report: &Value) -> BTreeMap<String, (bool, Value)> {
     let mut all = BTreeMap::new();
     for (key, failure) in [("failures", true), ("warnings", false)] {
         for finding in report[key].as_array().unwrap() {
-            let id = format!(
-                "{} {} [{}]",
-                finding["rule"].as_str().unwrap(),
-                finding["path"].as_str().unwrap(),
-                finding["direction"].as_str().unwrap_or("")
-            );
-            all.insert(id, (failure, finding.clone()));
+            all.insert(id(finding), (failure, finding.clone()));
         }
     }
     all
 }
 
-/// Whether the finding's first remedy with edits has them placed in the source.
-fn placed(finding: &Value) -> Option<bool> {
-    let fixes = finding["fixes"].as_array()?;
-    let fix = fixes
-        .iter()
-        .find(|f| !f["edits"].as_array().unwrap().is_empty())?;
-    Some(
-        fix["edits"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|e| e.get("file").is_some()),
+fn id(finding: &Value) -> String {
+    format!(
+        "{} {} ({}) {} / {} [{}]",
+        finding["rule"].as_str().unwrap(),
+        finding["path"].as_str().unwrap(),
+        finding["field_number"],
+        finding["writer"].as_str().unwrap(),
+        finding["reader"].as_str().unwrap(),
+        finding["direction"].as_str().unwrap_or("")
     )
 }
 
+/// The finding's fix (the shown remedy with edits), if it has one.
+fn fix_of(finding: &Value) -> Option<&Value> {
+    finding["fixes"]
+        .as_array()?
+        .iter()
+        .find(|f| !f["edits"].as_array().unwrap().is_empty())
+}
+
+/// Byte offset of a 1-based line and column, columns counted as protoc counts them (a tab to
+/// the next multiple of 8), as the report gives them.
+fn offset(text: &str, line: u64, column: u64) -> usize {
+    let start = if line == 1 {
+        0
+    } else {
+        text.match_indices('\n').nth(line as usize - 2).unwrap().0 + 1
+    };
+    let mut col = 1;
+    for (at, c) in text[start..].char_indices() {
+        if col >= column {
+            return start + at;
+        }
+        col = if c == '\t' {
+            col + 8 - (col - 1) % 8
+        } else {
+            col + 1
+        };
+    }
+    text.len()
+}
+
+/// `fix`'s edits made, as text, in the files they name; insertions at one place in the
+/// order given.
+fn make(fix: &Value) -> Result<(), String> {
+    let mut by_file: BTreeMap<String, Vec<(usize, &Value)>> = BTreeMap::new();
+    for (seq, edit) in fix["edits"].as_array().unwrap().iter().enumerate() {
+        let file = edit["file"]
+            .as_str()
+            .ok_or_else(|| format!("an edit without a place: {edit}"))?;
+        by_file
+            .entry(file.to_owned())
+            .or_default()
+            .push((seq, edit));
+    }
+    for (file, edits) in by_file {
+        let mut text = fs::read_to_string(&file).unwrap();
+        let mut spans: Vec<(usize, usize, usize, &str)> = edits
+            .iter()
+            .map(|(seq, e)| {
+                let n = |k: &str| e[k].as_u64().unwrap();
+                (
+                    offset(&text, n("line"), n("column")),
+                    offset(&text, n("end_line"), n("end_column")),
+                    *seq,
+                    e["text"].as_str().unwrap(),
+                )
+            })
+            .collect();
+        // Last first, so that earlier offsets hold; at one place, the later edit first.
+        spans.sort_by(|a, b| (b.0, b.2).cmp(&(a.0, a.2)));
+        for (start, end, _, new) in spans {
+            text.replace_range(start..end, new);
+        }
+        fs::write(&file, text).unwrap();
+    }
+    Ok(())
+}
+
+/// What one rule's findings came to.
 #[derive(Default)]
 struct Count {
     findings: usize,
-    with_edits: usize,
-    placed: usize,
+    tried: usize,
     proven: usize,
+    refused: BTreeMap<&'static str, usize>,
+    advice: usize,
+    left: usize,
+    made_alone: usize,
+}
+
+/// The kind of a re-check's refusal, for the table.
+fn kind(why: &str) -> &'static str {
+    if why.starts_with("it adds") {
+        "adds a finding"
+    } else if why.starts_with("the re-check still finds") {
+        "finding stays"
+    } else if why.starts_with("it cannot be written") {
+        "not writable"
+    } else if why.starts_with("it cannot be made") {
+        "not applicable"
+    } else if why.starts_with("not tried") {
+        "budget"
+    } else {
+        "schema refused"
+    }
+}
+
+fn count(counts: &mut BTreeMap<String, Count>, finding: &Value) {
+    let c = counts
+        .entry(finding["rule"].as_str().unwrap().to_owned())
+        .or_default();
+    c.findings += 1;
+    let status = &finding["fix_status"];
+    let tried = status["tried"].as_array().unwrap();
+    let proven = fix_of(finding).is_some();
+    c.tried += tried.len() + usize::from(proven);
+    c.proven += usize::from(proven);
+    for t in tried {
+        *c.refused
+            .entry(kind(t["why"].as_str().unwrap()))
+            .or_default() += 1;
+    }
+    match status["status"].as_str().unwrap() {
+        "advice" | "unproven" => c.advice += 1,
+        "left" => c.left += 1,
+        _ => {}
+    }
+}
+
+/// Problems with `after` against `before`: a finding of `gone` still there, or a finding that
+/// was not there before.
+fn compare(
+    name: &str,
+    before: &BTreeMap<String, (bool, Value)>,
+    after: &BTreeMap<String, (bool, Value)>,
+    gone: &BTreeSet<String>,
+    shown: &str,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    for id in gone {
+        if after.contains_key(id) {
+            problems.push(format!("{name}: {id}: still there\n{shown}"));
+        }
+    }
+    for id in after.keys() {
+        if !before.contains_key(id) {
+            problems.push(format!("{name}: {id}: new\n{shown}"));
+        }
+    }
+    problems
 }
 
 #[test]
-fn every_placed_remedy_removes_its_finding_and_adds_no_failure() {
+fn every_fix_shown_holds_alone_and_with_the_others() {
     let scratch = std::env::temp_dir().join(format!("protocompat-fixes-{}", std::process::id()));
     let mut counts: BTreeMap<String, Count> = BTreeMap::new();
     let mut problems = Vec::new();
+    let write_fixed = std::env::var_os("PROTOCOMPAT_WRITE_FIXED").is_some();
     for case in cases() {
         for profile in PROFILES {
             for strategy in STRATEGIES {
                 let new = scratch.join("new");
-                let _ = fs::remove_dir_all(&new);
-                copy_dir(&case.dir.join("new"), &new);
-                let (before, _) = check(&case, &new, profile, strategy, &[]).unwrap();
-                let before = findings(&before);
-                if before.is_empty() {
-                    continue;
-                }
+                let fresh = |new: &Path| {
+                    let _ = fs::remove_dir_all(new);
+                    copy_dir(&case.dir.join("new"), new);
+                };
+                fresh(&new);
                 let name = format!(
                     "{} ({profile}, {strategy})",
                     case.dir.strip_prefix(fixtures()).unwrap().display()
                 );
-                let (after, stderr) = match check(&case, &new, profile, strategy, &["--fix"]) {
-                    Ok(checked) => checked,
-                    Err(error) => {
-                        problems.push(format!("{name}: after --fix: {error}"));
+                let (report, _) = check(&case, &new, profile, strategy, &[]).unwrap();
+                let before = findings(&report);
+                if before.is_empty() {
+                    continue;
+                }
+                // Each fix alone, once per set of edits.
+                let mut made: BTreeSet<String> = BTreeSet::new();
+                for (id, (_, finding)) in &before {
+                    count(&mut counts, finding);
+                    let Some(fix) = fix_of(finding) else { continue };
+                    if !made.insert(fix["edits"].to_string()) {
                         continue;
                     }
-                };
-                let after = findings(&after);
-                for (id, (failure, finding)) in &before {
-                    let count = counts
-                        .entry(finding["rule"].as_str().unwrap().to_owned())
-                        .or_default();
-                    count.findings += 1;
-                    let Some(in_source) = placed(finding) else {
-                        continue;
-                    };
-                    count.with_edits += 1;
-                    if !in_source {
-                        problems.push(format!(
-                            "{name}: {id}: its remedy has no place in the source"
-                        ));
+                    fresh(&new);
+                    if let Err(e) = make(fix) {
+                        problems.push(format!("{name}: {id}: {e}"));
                         continue;
                     }
-                    count.placed += 1;
-                    if !after.contains_key(id) {
-                        count.proven += 1;
-                    } else if !stderr.contains("overlap") {
-                        let _ = failure;
-                        problems.push(format!("{name}: {id}: still there after --fix\n{stderr}"));
+                    let shown = format!(
+                        "fix: {}\n{}",
+                        fix["summary"],
+                        fs::read_to_string(new.join(&case.root_file)).unwrap()
+                    );
+                    match check(&case, &new, profile, strategy, &[]) {
+                        Ok((after, _)) => {
+                            let gone = BTreeSet::from([id.clone()]);
+                            problems.extend(compare(
+                                &name,
+                                &before,
+                                &findings(&after),
+                                &gone,
+                                &shown,
+                            ));
+                            counts
+                                .get_mut(finding["rule"].as_str().unwrap())
+                                .unwrap()
+                                .made_alone += 1;
+                        }
+                        Err(e) => {
+                            problems.push(format!("{name}: {id}: does not load: {e}\n{shown}"))
+                        }
                     }
                 }
-                let was: BTreeSet<&String> = before
-                    .iter()
-                    .filter(|(_, (f, _))| *f)
-                    .map(|(id, _)| id)
-                    .collect();
-                for (id, (failure, _)) in &after {
-                    if *failure && !was.contains(id) {
-                        problems.push(format!(
-                            "{name}: {id}: a new failure after --fix:\n{}",
-                            fs::read_to_string(new.join(&case.root_file)).unwrap()
-                        ));
+                // --fix, then --fix --fix-warnings.
+                for (flags, statuses) in [
+                    (&["--fix"][..], &["fix"][..]),
+                    (&["--fix", "--fix-warnings"][..], &["fix", "suggested"][..]),
+                ] {
+                    fresh(&new);
+                    let (report, _) = check(&case, &new, profile, strategy, &flags[1..]).unwrap();
+                    let gone: BTreeSet<String> = findings(&report)
+                        .into_iter()
+                        .filter(|(_, (_, f))| {
+                            statuses.contains(&f["fix_status"]["status"].as_str().unwrap())
+                        })
+                        .map(|(id, _)| id)
+                        .collect();
+                    let untouched = gone.is_empty();
+                    match check(&case, &new, profile, strategy, flags) {
+                        Ok((after, stderr)) => {
+                            let text = fs::read_to_string(new.join(&case.root_file)).unwrap();
+                            let shown = format!("{stderr}\n{text}");
+                            problems.extend(compare(
+                                &format!("{name} {flags:?}"),
+                                &before,
+                                &findings(&after),
+                                &gone,
+                                &shown,
+                            ));
+                            let original =
+                                fs::read_to_string(case.dir.join("new").join(&case.root_file))
+                                    .unwrap();
+                            if untouched && text != original {
+                                problems.push(format!(
+                                    "{name} {flags:?}: no fix to make, but the file changed\n{shown}"
+                                ));
+                            }
+                            let fixed = case.dir.join("fixed").join(&case.root_file);
+                            let golden = case.dir.parent().unwrap().ends_with("fixes")
+                                && profile == "pip246"
+                                && strategy == "FULL"
+                                && flags.len() == 1;
+                            if golden && write_fixed && !untouched {
+                                fs::create_dir_all(fixed.parent().unwrap()).unwrap();
+                                fs::write(&fixed, &text).unwrap();
+                            } else if golden && fixed.exists() {
+                                if fs::read_to_string(&fixed).unwrap() != text {
+                                    problems.push(format!(
+                                        "{name}: --fix wrote something else than {}\n{shown}",
+                                        fixed.display()
+                                    ));
+                                }
+                            }
+                        }
+                        Err(e) => problems.push(format!("{name} {flags:?}: {e}")),
                     }
                 }
             }
@@ -196,13 +381,22 @@ fn every_placed_remedy_removes_its_finding_and_adds_no_failure() {
     }
     let _ = fs::remove_dir_all(&scratch);
     println!(
-        "{:<30} {:>8} {:>10} {:>7} {:>7}",
-        "rule", "findings", "with edits", "placed", "proven"
+        "{:<30} {:>8} {:>6} {:>6} {:>7} {:>6} {:>6} {:>10}  refused by the re-check, why",
+        "rule", "findings", "tried", "proven", "refused", "left", "advice", "made alone"
     );
     for (rule, c) in &counts {
+        let refused: usize = c.refused.values().sum();
+        let why: Vec<String> = c.refused.iter().map(|(k, n)| format!("{k} {n}")).collect();
         println!(
-            "{rule:<30} {:>8} {:>10} {:>7} {:>7}",
-            c.findings, c.with_edits, c.placed, c.proven
+            "{rule:<30} {:>8} {:>6} {:>6} {:>7} {:>6} {:>6} {:>10}  {}",
+            c.findings,
+            c.tried,
+            c.proven,
+            refused,
+            c.left,
+            c.advice,
+            c.made_alone,
+            why.join(", ")
         );
     }
     assert!(

@@ -3,7 +3,6 @@
 use serde::Serialize;
 
 use crate::example::Example;
-use crate::remedy;
 use crate::rules::{RuleId, Severity};
 use crate::schema_ref::{NamedSchema, SchemaDigest, SchemaRef};
 use crate::strategy::Direction;
@@ -225,7 +224,7 @@ impl Report {
 
     /// The summary line, then one line per failure and per warning, within [`TEXT_LIMIT`]
     /// bytes; what does not fit is counted in a last line. Each line ends with its rule's
-    /// one-line hint ([`crate::remedy::hint`]): the same text for every finding of a rule, so
+    /// one-line hint ([`crate::rules::RuleId::hint`]): the same text for every finding of a rule, so
     /// the broker computes nothing for it and an input cannot make it longer.
     pub fn render_text(&self) -> String {
         let findings = self
@@ -256,7 +255,7 @@ fn hinted((prefix, finding): (&str, &Finding)) -> String {
     let mut line = String::from(prefix);
     line.push_str(&finding.render());
     line.push_str(" (fix: ");
-    line.push_str(remedy::hint(finding.rule));
+    line.push_str(finding.rule.hint());
     line.push(')');
     line
 }

@@ -2,9 +2,10 @@
 //! (docs/rules.md, "What to write instead" under each rule). The stored versions are history,
 //! so a remedy never edits them.
 //!
-//! One entry per rule ID in [`TABLE`]: its one-line hint (what the broker's exception carries,
-//! static, so a producer's error text costs nothing to compute) and its planner, which looks at
-//! the two declarations a finding names and says which [`Edit`]s to make. Edits are about
+//! Each rule's spec names its planner (`crate::rules`, [`crate::rules::RuleId::hint`] its
+//! one-line hint), which looks at the two declarations a finding names and says which
+//! [`Edit`]s to make, as candidates in the order to try them; the planner here proves each
+//! by a re-check before it is offered ([`Planner`]). Edits are about
 //! declarations (a field's number, an option, a field to add), not text: the CLI turns them
 //! into positions in the new side's `.proto` source (`rust/cli/src/fix/`), or shows them as the
 //! declaration to write. Planning decodes both schemas again, so it runs only where remedies
@@ -13,25 +14,23 @@
 mod declare;
 pub mod descriptor;
 mod edit;
-mod enums;
+pub(crate) mod enums;
 mod fresh;
-mod keep;
-mod oneof;
+pub(crate) mod keep;
+pub(crate) mod oneof;
 mod planner;
 pub mod print;
 mod prove;
 mod rename;
-mod required;
-mod retype;
+pub(crate) mod required;
+pub(crate) mod retype;
 mod site;
-mod unfixable;
-
-use crate::rules::RuleId;
+pub(crate) mod unfixable;
 
 pub use edit::{Edit, EnumOption, FieldOption, FieldType, FileOption, Label, NewField, Value};
 pub use planner::{Planner, Together};
 pub use prove::{Recheck, PROOF_WORK};
-use site::Site;
+pub(crate) use site::Site;
 
 /// One way to make a finding go away.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -59,145 +58,6 @@ impl Remedy {
     }
 }
 
-/// A rule's entry: its hint and its planner.
-pub(crate) struct Entry {
-    pub rule: RuleId,
-    /// At most one short line, the same for every finding of the rule: the broker appends it.
-    pub hint: &'static str,
-    pub plan: fn(&Site) -> Vec<Remedy>,
-}
-
-/// Every rule ID's remedy, in [`RuleId`] order (a test holds it to that).
-pub(crate) const TABLE: &[Entry] = &[
-    Entry {
-        rule: RuleId::RootMessageChanged,
-        hint: "keep the old root message as the schema's root",
-        plan: unfixable::root_message_changed,
-    },
-    Entry {
-        rule: RuleId::SyntaxChanged,
-        hint: "keep the old syntax or edition line",
-        plan: unfixable::syntax_changed,
-    },
-    Entry {
-        rule: RuleId::FieldNumberChanged,
-        hint: "give the field its old number back",
-        plan: keep::field_number_changed,
-    },
-    Entry {
-        rule: RuleId::RequiredFieldAdded,
-        hint: "declare the new field optional",
-        plan: required::required_field_added,
-    },
-    Entry {
-        rule: RuleId::RequiredFieldRemoved,
-        hint: "keep the required field",
-        plan: required::required_field_removed,
-    },
-    Entry {
-        rule: RuleId::RequiredLabelChanged,
-        hint: "keep the field's old label",
-        plan: required::required_label_changed,
-    },
-    Entry {
-        rule: RuleId::FieldKindChanged,
-        hint: "keep the old field; add the new type as a new field",
-        plan: retype::keep_old_add_new,
-    },
-    Entry {
-        rule: RuleId::DefaultValueChanged,
-        hint: "declare the old default on the field",
-        plan: keep::default_changed,
-    },
-    Entry {
-        rule: RuleId::RepeatedToSingular,
-        hint: "keep the field repeated; add a singular field beside it",
-        plan: retype::keep_old_add_new,
-    },
-    Entry {
-        rule: RuleId::PackedToExpanded,
-        hint: "declare the old packing on the field",
-        plan: keep::packing_changed,
-    },
-    Entry {
-        rule: RuleId::ScalarTypeChanged,
-        hint: "keep the old type; add the new type as a new field",
-        plan: retype::keep_old_add_new,
-    },
-    Entry {
-        rule: RuleId::RequiredFieldNotGuaranteed,
-        hint: "keep the field's old presence, or upgrade consumers first",
-        plan: required::required_field_not_guaranteed,
-    },
-    Entry {
-        rule: RuleId::TypeChanged,
-        hint: "keep the old type; add the new type as a new field",
-        plan: retype::keep_old_add_new,
-    },
-    Entry {
-        rule: RuleId::CardinalityChanged,
-        hint: "keep the old cardinality; add the new shape as a new field",
-        plan: retype::keep_old_add_new,
-    },
-    Entry {
-        rule: RuleId::MapChanged,
-        hint: "keep the old declaration; add a changed map as a new field",
-        plan: retype::keep_old_add_new,
-    },
-    Entry {
-        rule: RuleId::DefaultChanged,
-        hint: "declare the old default on the field",
-        plan: keep::default_changed,
-    },
-    Entry {
-        rule: RuleId::OneofConflict,
-        hint: "keep the fields in or out of the oneof as before",
-        plan: oneof::oneof_conflict,
-    },
-    Entry {
-        rule: RuleId::EnumValueNotReadable,
-        hint: "keep every old enum value with its number",
-        plan: enums::enum_value_not_readable,
-    },
-    Entry {
-        rule: RuleId::Utf8ValidationAdded,
-        hint: "declare the old UTF-8 validation",
-        plan: keep::utf8_validation_added,
-    },
-    Entry {
-        rule: RuleId::MessageEncodingChanged,
-        hint: "keep the old message encoding",
-        plan: keep::message_encoding_changed,
-    },
-    Entry {
-        rule: RuleId::UnsupportedFeature,
-        hint: "remove what the schema does not use; otherwise no edit helps",
-        plan: unfixable::unsupported_feature,
-    },
-    Entry {
-        rule: RuleId::AlwaysIncompatible,
-        hint: "no schema edit helps: the strategy refuses every change",
-        plan: unfixable::always_incompatible,
-    },
-    Entry {
-        rule: RuleId::UnknownStrategy,
-        hint: "no schema edit helps: set a known strategy",
-        plan: unfixable::unknown_strategy,
-    },
-];
-
-fn entry(rule: RuleId) -> &'static Entry {
-    // The table is in RuleId order, one entry each (tested).
-    let entry = &TABLE[rule as usize];
-    debug_assert_eq!(entry.rule, rule);
-    entry
-}
-
-/// The one-line hint for `rule`'s findings, as the broker's exception text carries it.
-pub fn hint(rule: RuleId) -> &'static str {
-    entry(rule).hint
-}
-
 /// What became of a finding's candidate remedies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Planned {
@@ -219,19 +79,14 @@ pub struct Refused {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
-    #[test]
-    fn the_table_has_one_entry_per_rule_in_rule_order() {
-        let rules: Vec<RuleId> = TABLE.iter().map(|e| e.rule).collect();
-        assert_eq!(rules, RuleId::all().collect::<Vec<_>>());
-    }
+    use crate::rules::RuleId;
 
     #[test]
     fn every_hint_is_one_short_line() {
-        for entry in TABLE {
-            assert!(entry.hint.len() <= 72, "{}: {}", entry.rule, entry.hint);
-            assert!(!entry.hint.contains('\n'), "{}", entry.rule);
+        for rule in RuleId::all() {
+            let hint = rule.hint();
+            assert!(hint.len() <= 72, "{rule}: {hint}");
+            assert!(!hint.contains('\n'), "{rule}");
         }
     }
 }

@@ -14,7 +14,7 @@ use crate::strategy::Direction;
 use super::fresh::Reserved;
 use super::prove::{Proof, Recheck};
 use super::site::Site;
-use super::{entry, retype, unfixable, Edit, Planned, Refused, Remedy};
+use super::{retype, unfixable, Edit, Planned, Refused, Remedy};
 
 /// What became of one fix when the fixes of a check are made together ([`Planner::combine`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,7 +81,6 @@ impl<'d> Planner<'d> {
 
     /// The candidate remedies for `finding`, in the order they are tried; some may be advice.
     fn candidates(&self, finding: &Finding) -> Vec<Remedy> {
-        let entry = entry(finding.rule);
         let old = match finding.existing.as_ref().map(|e| e.which) {
             Some(SchemaRef::Existing(index)) => self.existing(index),
             _ => None,
@@ -97,7 +96,7 @@ impl<'d> Planner<'d> {
         };
         match &site {
             Some(site) if site.retyped => retype::keep_old_add_new(site),
-            Some(site) => (entry.plan)(site),
+            Some(site) => (finding.rule.spec().plan)(site),
             None => unfixable::without_site(finding),
         }
     }
@@ -120,7 +119,6 @@ impl<'d> Planner<'d> {
             }
         }
         if planned.fix.is_none() && planned.advice.is_empty() {
-            let entry = entry(finding.rule);
             let found = if planned.refused.is_empty() {
                 "no edit found"
             } else {
@@ -128,7 +126,7 @@ impl<'d> Planner<'d> {
             };
             planned.advice.push(Remedy::advice(format!(
                 "{found}: {} (docs/rules.md#{})",
-                entry.hint,
+                finding.rule.hint(),
                 finding.rule.id().to_ascii_lowercase()
             )));
         }

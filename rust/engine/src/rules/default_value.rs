@@ -9,9 +9,30 @@
 
 use std::borrow::Cow;
 
+use super::{Check, RuleId, Scope, Spec};
 use super::{FieldPair, Violation};
 use crate::model::{DefaultValue, FieldRef, Kind, Scalar};
+use crate::remedy;
 use crate::text::bound;
+
+pub(crate) const DEFAULT_VALUE_CHANGED: Spec = Spec {
+    id: RuleId::DefaultValueChanged,
+    description:
+        "a matched singular scalar or enum field's effective default changed (proto2, Editions)",
+    hint: "declare the old default on the field",
+    scope: Scope::Proto2AndEditions,
+    check: Some(Check::Fields(default_value_changed)),
+    plan: remedy::keep::default_changed,
+};
+
+pub(crate) const DEFAULT_CHANGED: Spec = Spec {
+    id: RuleId::DefaultChanged,
+    description: "a matched singular scalar or enum field's effective default changed",
+    hint: "declare the old default on the field",
+    scope: Scope::AllSyntaxes,
+    check: Some(Check::Fields(default_changed)),
+    plan: remedy::keep::default_changed,
+};
 
 pub(crate) fn default_value_changed(pair: &FieldPair) -> Option<Violation> {
     let comparable = match (&pair.writer_type, &pair.reader_type) {

@@ -16,6 +16,17 @@ use crate::model::EnumRef;
 use crate::text::bound;
 
 use super::Violation;
+use super::{Check, RuleId, Scope, Spec};
+use crate::remedy;
+
+pub(crate) const ENUM_VALUE_NOT_READABLE: Spec = Spec {
+    id: RuleId::EnumValueNotReadable,
+    description: "an enum number the writer may write is not one the reader can hold, or a value name changed its number",
+    hint: "keep every old enum value with its number",
+    scope: Scope::AllSyntaxes,
+    check: Some(Check::Enums(enum_value_not_readable)),
+    plan: remedy::enums::enum_value_not_readable,
+};
 
 /// Numbers or names listed in a finding before "…".
 const LISTED: usize = 8;

@@ -2,7 +2,18 @@
 
 use crate::model::FieldRef;
 
+use super::{Check, RuleId, Scope, Spec};
 use super::{MessagePair, Violation};
+use crate::remedy;
+
+pub(crate) const FIELD_NUMBER_CHANGED: Spec = Spec {
+    id: RuleId::FieldNumberChanged,
+    description: "a field name is in both messages with different numbers",
+    hint: "give the field its old number back",
+    scope: Scope::AllSyntaxes,
+    check: Some(Check::Messages(field_number_changed)),
+    plan: remedy::keep::field_number_changed,
+};
 
 pub(crate) fn field_number_changed(pair: &MessagePair, found: &mut Vec<Violation>) {
     if pair.reader.fields().len() < pair.writer.fields().len() {

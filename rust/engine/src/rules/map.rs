@@ -6,7 +6,18 @@
 use crate::model::{FieldRef, Kind};
 
 use super::describe::labelled_type;
+use super::{Check, RuleId, Scope, Spec};
 use super::{FieldPair, Violation};
+use crate::remedy;
+
+pub(crate) const MAP_CHANGED: Spec = Spec {
+    id: RuleId::MapChanged,
+    description: "a map became something else or changed its key type",
+    hint: "keep the old declaration; add a changed map as a new field",
+    scope: Scope::AllSyntaxes,
+    check: Some(Check::Fields(map_changed)),
+    plan: remedy::retype::keep_old_add_new,
+};
 
 pub(crate) fn map_changed(pair: &FieldPair) -> Option<Violation> {
     let changed =

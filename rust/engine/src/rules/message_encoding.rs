@@ -4,7 +4,18 @@
 
 use crate::model::Kind;
 
+use super::{Check, RuleId, Scope, Spec};
 use super::{FieldPair, Violation};
+use crate::remedy;
+
+pub(crate) const MESSAGE_ENCODING_CHANGED: Spec = Spec {
+    id: RuleId::MessageEncodingChanged,
+    description: "a message field moved between length-prefixed and delimited (group) encoding",
+    hint: "keep the old message encoding",
+    scope: Scope::AllSyntaxes,
+    check: Some(Check::Fields(message_encoding_changed)),
+    plan: remedy::keep::message_encoding_changed,
+};
 
 pub(crate) fn message_encoding_changed(pair: &FieldPair) -> Option<Violation> {
     let changed = matches!(

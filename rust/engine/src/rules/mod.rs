@@ -11,6 +11,7 @@ mod describe;
 mod enum_values;
 mod field_kind;
 mod field_number;
+mod id;
 mod map;
 mod message_encoding;
 mod oneof;
@@ -20,93 +21,20 @@ mod repeated;
 mod required;
 mod root;
 mod scalar_type;
+mod strategy;
 mod syntax;
 mod type_changed;
 mod unsupported;
 mod utf8;
 
 use std::cell::Cell;
-use std::fmt;
 
 use serde::Serialize;
 
 use crate::model::{EnumRef, FieldRef, Kind, MessageRef, Syntax};
+use crate::remedy::{Remedy, Site};
 
-/// Every rule ID a report or error can carry.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Serialize,
-    strum::IntoStaticStr,
-    strum::VariantArray,
-)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-#[strum(serialize_all = "SCREAMING_SNAKE_CASE")]
-pub enum RuleId {
-    RootMessageChanged,
-    SyntaxChanged,
-    FieldNumberChanged,
-    RequiredFieldAdded,
-    RequiredFieldRemoved,
-    RequiredLabelChanged,
-    FieldKindChanged,
-    DefaultValueChanged,
-    RepeatedToSingular,
-    PackedToExpanded,
-    ScalarTypeChanged,
-    // The `conservative` profile's own (docs/rules.md#conservative).
-    RequiredFieldNotGuaranteed,
-    TypeChanged,
-    CardinalityChanged,
-    MapChanged,
-    DefaultChanged,
-    OneofConflict,
-    EnumValueNotReadable,
-    Utf8ValidationAdded,
-    MessageEncodingChanged,
-    /// Something reachable from a root that comparing fields cannot vouch for.
-    UnsupportedFeature,
-    /// The strategy rejects every change.
-    AlwaysIncompatible,
-    /// UNDEFINED, or a strategy code this checker does not know.
-    UnknownStrategy,
-}
-
-impl RuleId {
-    /// Every rule ID, in declaration order: derived from the enum, so that what lists them
-    /// (`protocompat rules`, the rules document's test) cannot miss a new one.
-    pub fn all() -> impl Iterator<Item = RuleId> {
-        <RuleId as strum::VariantArray>::VARIANTS.iter().copied()
-    }
-
-    pub fn id(self) -> &'static str {
-        self.into()
-    }
-
-    /// Whether its findings are about data, and so carry an example (docs/rules.md#examples):
-    /// all but the root's name, the syntax string and the strategy's rejections.
-    pub fn is_about_data(self) -> bool {
-        !matches!(
-            self,
-            RuleId::RootMessageChanged
-                | RuleId::SyntaxChanged
-                | RuleId::AlwaysIncompatible
-                | RuleId::UnknownStrategy
-        )
-    }
-}
-
-impl fmt::Display for RuleId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
-    }
-}
+pub use id::RuleId;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -291,6 +219,7 @@ pub(crate) type FieldCheck = fn(&FieldPair) -> Option<Violation>;
 /// A rule on a message pair as a whole.
 pub(crate) type MessageCheck = fn(&MessagePair, &mut Vec<Violation>);
 
+#[derive(Clone, Copy)]
 pub(crate) enum Check {
     /// Compares the two root messages before any walk; a finding stops the walk.
     Roots(fn(&MessagePair) -> Option<Violation>),
@@ -311,6 +240,39 @@ pub(crate) enum Check {
     },
 }
 
+/// How a rule's findings are remedied ([`crate::remedy`]): candidate edits for one finding.
+pub(crate) type Plan = fn(&Site) -> Vec<Remedy>;
+
+/// A rule's facts, kept in the rule's own file: its ID, what it finds, the one-line hint the
+/// broker's rejection carries, the syntaxes it applies to, what it checks, and how its
+/// findings are remedied. A profile lists rules with a severity ([`rule`]); lookups by ID go
+/// through [`RuleId::spec`].
+pub(crate) struct Spec {
+    pub id: RuleId,
+    pub description: &'static str,
+    pub hint: &'static str,
+    pub scope: Scope,
+    /// `None` for the strategy's own rejections, which no walk makes.
+    pub check: Option<Check>,
+    pub plan: Plan,
+}
+
+/// A rule of a profile: its spec's facts, with the severity the profile gives it.
+pub(crate) const fn rule(spec: &'static Spec, severity: Severity) -> Rule {
+    let check = match spec.check {
+        Some(check) => check,
+        None => panic!("a strategy's own rule is in no profile"),
+    };
+    Rule {
+        id: spec.id,
+        description: spec.description,
+        severity,
+        scope: spec.scope,
+        check,
+    }
+}
+
+/// A rule as a profile runs it.
 pub struct Rule {
     pub id: RuleId,
     /// One line: what the rule finds, for `protocompat rules`.

@@ -6,7 +6,18 @@
 
 use crate::text::bound;
 
+use super::{Check, RuleId, Scope, Spec};
 use super::{MessagePair, Violation};
+use crate::remedy;
+
+pub(crate) const ONEOF_CONFLICT: Spec = Spec {
+    id: RuleId::OneofConflict,
+    description: "a reader's oneof holds fields the writer does not keep in one oneof",
+    hint: "keep the fields in or out of the oneof as before",
+    scope: Scope::AllSyntaxes,
+    check: Some(Check::Messages(oneof_conflict)),
+    plan: remedy::oneof::oneof_conflict,
+};
 
 /// Members listed in a finding before "…".
 const LISTED: usize = 8;

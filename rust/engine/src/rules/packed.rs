@@ -1,6 +1,17 @@
 //! PACKED_TO_EXPANDED: a packed repeated field became an expanded repeated field.
 
+use super::{Check, RuleId, Scope, Spec};
 use super::{FieldPair, Violation};
+use crate::remedy;
+
+pub(crate) const PACKED_TO_EXPANDED: Spec = Spec {
+    id: RuleId::PackedToExpanded,
+    description: "a packed repeated field became an expanded one",
+    hint: "declare the old packing on the field",
+    scope: Scope::AllSyntaxes,
+    check: Some(Check::Fields(packed_to_expanded)),
+    plan: remedy::keep::packing_changed,
+};
 
 pub(crate) fn packed_to_expanded(pair: &FieldPair) -> Option<Violation> {
     // `is_packed` reads the effective encoding: proto3's default packing of numeric scalars

@@ -6,7 +6,45 @@
 use crate::model::{FieldRef, MessageRef};
 
 use super::describe::{declaration, labelled_type};
+use super::{Check, RuleId, Scope, Spec};
 use super::{FieldPair, MessagePair, Violation};
+use crate::remedy;
+
+pub(crate) const REQUIRED_FIELD_ADDED: Spec = Spec {
+    id: RuleId::RequiredFieldAdded,
+    description: "the reader has a required field whose number the writer lacks (proto2, Editions)",
+    hint: "declare the new field optional",
+    scope: Scope::Proto2AndEditions,
+    check: Some(Check::Messages(required_field_added)),
+    plan: remedy::required::required_field_added,
+};
+
+pub(crate) const REQUIRED_FIELD_REMOVED: Spec = Spec {
+    id: RuleId::RequiredFieldRemoved,
+    description: "the writer has a required field whose number the reader lacks (proto2, Editions)",
+    hint: "keep the required field",
+    scope: Scope::Proto2AndEditions,
+    check: Some(Check::Messages(required_field_removed)),
+    plan: remedy::required::required_field_removed,
+};
+
+pub(crate) const REQUIRED_LABEL_CHANGED: Spec = Spec {
+    id: RuleId::RequiredLabelChanged,
+    description: "a matched field is required on exactly one side (proto2, Editions)",
+    hint: "keep the field's old label",
+    scope: Scope::Proto2AndEditions,
+    check: Some(Check::Fields(required_label_changed)),
+    plan: remedy::required::required_label_changed,
+};
+
+pub(crate) const REQUIRED_FIELD_NOT_GUARANTEED: Spec = Spec {
+    id: RuleId::RequiredFieldNotGuaranteed,
+    description: "the reader requires a field the writer lacks or does not require",
+    hint: "keep the field's old presence, or upgrade consumers first",
+    scope: Scope::AllSyntaxes,
+    check: Some(Check::Messages(required_field_not_guaranteed)),
+    plan: remedy::required::required_field_not_guaranteed,
+};
 
 /// The reader requires a field the writer never writes: every such message fails to parse.
 pub(crate) fn required_field_added(pair: &MessagePair, found: &mut Vec<Violation>) {

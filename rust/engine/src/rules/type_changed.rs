@@ -7,6 +7,18 @@
 use crate::model::Kind;
 
 use super::{map, FieldPair, Violation};
+use super::{Check, RuleId, Scope, Spec};
+use crate::remedy;
+
+pub(crate) const TYPE_CHANGED: Spec = Spec {
+    id: RuleId::TypeChanged,
+    description:
+        "a matched field changed its scalar type, or moved between scalar, enum and message",
+    hint: "keep the old type; add the new type as a new field",
+    scope: Scope::AllSyntaxes,
+    check: Some(Check::Fields(type_changed)),
+    plan: remedy::retype::keep_old_add_new,
+};
 
 pub(crate) fn type_changed(pair: &FieldPair) -> Option<Violation> {
     let changed = match (&pair.writer_type, &pair.reader_type) {

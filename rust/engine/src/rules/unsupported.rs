@@ -13,7 +13,22 @@
 //! `FeatureSet` fields are refused when a schema is decoded, under every profile
 //! (docs/rules.md#unsupported_feature).
 
+use super::{Check, RuleId, Scope, Spec};
 use crate::model::{FieldRef, Kind, MessageRef};
+use crate::remedy;
+
+pub(crate) const UNSUPPORTED_FEATURE: Spec = Spec {
+    id: RuleId::UnsupportedFeature,
+    description: "a message reachable from either root has extension ranges or is a MessageSet, or Java reads an open enum's field as closed",
+    hint: "remove what the schema does not use; otherwise no edit helps",
+    scope: Scope::AllSyntaxes,
+    check: Some(Check::Reachable {
+        worth_looking,
+        message: unsupported_message,
+        field: unsupported_field,
+    }),
+    plan: remedy::unfixable::unsupported_feature,
+};
 
 /// The model notes, while decoding, whether any declaration is one of the above.
 pub(crate) fn worth_looking(root: MessageRef<'_>) -> bool {

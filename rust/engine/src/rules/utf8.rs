@@ -6,7 +6,18 @@
 
 use crate::model::{FieldRef, Kind, Scalar};
 
+use super::{Check, RuleId, Scope, Spec};
 use super::{FieldPair, Violation};
+use crate::remedy;
+
+pub(crate) const UTF8_VALIDATION_ADDED: Spec = Spec {
+    id: RuleId::Utf8ValidationAdded,
+    description: "the reader validates a string field's UTF-8 and the writer does not",
+    hint: "declare the old UTF-8 validation",
+    scope: Scope::AllSyntaxes,
+    check: Some(Check::Fields(utf8_validation_added)),
+    plan: remedy::keep::utf8_validation_added,
+};
 
 pub(crate) fn utf8_validation_added(pair: &FieldPair) -> Option<Violation> {
     let strings = matches!(
