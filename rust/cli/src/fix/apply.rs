@@ -3,10 +3,10 @@
 //! become one; a remedy whose edits overlap another's already taken is left out, and said.
 
 use std::collections::BTreeMap;
-use std::fs;
 
 use super::place::TextEdit;
 use super::source::Source;
+use super::write::{restore_all, write_all, FileWrite};
 use super::Fix;
 
 /// What `--fix` did.
@@ -97,16 +97,21 @@ pub fn apply(source: &Source, fixes: &[(String, Vec<Fix>)]) -> Result<Applied, S
     for edit in &edits {
         by_file.entry(edit.file).or_default().push(edit);
     }
-    let (mut files, mut written) = (Vec::new(), Vec::new());
+    let (mut files, mut written, mut writes) = (Vec::new(), Vec::new(), Vec::new());
     for (file, edits) in by_file {
         let text = source
             .text(file)
             .ok_or_else(|| format!("cannot read {}", source.file_name(file)))?;
         let path = source.file_name(file);
-        fs::write(&path, edited(text, &edits)).map_err(|e| format!("cannot write {path}: {e}"))?;
+        writes.push(FileWrite {
+            path: path.clone().into(),
+            text: edited(text, &edits),
+            was: text.to_owned(),
+        });
         files.push(path);
         written.push(file);
     }
+    write_all(&writes)?;
     Ok(Applied {
         files,
         written,
@@ -117,12 +122,17 @@ pub fn apply(source: &Source, fixes: &[(String, Vec<Fix>)]) -> Result<Applied, S
 
 /// Writes back the text `apply` read, for every file it wrote.
 pub fn restore(source: &Source, applied: &Applied) -> Result<(), String> {
-    for &file in &applied.written {
-        let path = source.file_name(file);
-        let text = source.text(file).unwrap_or_default();
-        fs::write(&path, text).map_err(|e| format!("cannot write {path}: {e}"))?;
-    }
-    Ok(())
+    let writes: Vec<FileWrite> = applied
+        .written
+        .iter()
+        .map(|&file| FileWrite {
+            path: source.file_name(file).into(),
+            // Only the old text is written back.
+            text: String::new(),
+            was: source.text(file).unwrap_or_default().to_owned(),
+        })
+        .collect();
+    restore_all(&writes)
 }
 
 #[cfg(test)]

@@ -1,10 +1,12 @@
 //! Remedies as a user sees them: the engine's [`protocompat::remedy`] plans edits to the new
 //! schema's declarations; here they are placed in its `.proto` source (`place`), shown with
-//! `file:line:column` under each finding, and applied by `check --fix` (`apply`).
+//! `file:line:column` under each finding, and applied by `check --fix` (`apply`), whose files
+//! are written all or none (`write`).
 
 mod apply;
 mod place;
 mod source;
+mod write;
 
 use protocompat::remedy::{Edit, Planner, Remedy};
 use protocompat::{Finding, Limits};
