@@ -369,8 +369,8 @@ fn make_fixes(
         printable(&written.files.join(", "))
     ));
     let restored = |written: &crate::fix::Written| match written.restore() {
-        Ok(()) => "the files are restored as they were",
-        Err(_) => "and restoring the files failed too: check them with your VCS",
+        Ok(()) => "the files are restored as they were".to_owned(),
+        Err(e) => format!("and restoring the files failed too ({e}): check them with your VCS"),
     };
     let edited = match reload() {
         Ok(edited) => edited,

@@ -382,15 +382,20 @@ fn protoc_sees_copies_of_the_files_of_the_compile_only() {
         let _ = std::fs::remove_file(dir.join(link));
         symlink(target, dir.join(link)).unwrap();
     }
+    // Paths named in the script: protoc gets none of the test's environment.
     let script = dir.join("protoc-that-looks");
+    let seen = dir.join("seen");
     std::fs::write(
         &script,
-        "#!/bin/sh\nfind -L . -name '*.proto' 2>/dev/null | sort >> \"$PROTOC_SEES\"\n\
-         echo run >> \"$PROTOC_SEES\"\nexec \"$REAL_PROTOC\" \"$@\"\n",
+        format!(
+            "#!/bin/sh\nfind -L . -name '*.proto' 2>/dev/null | sort >> '{seen}'\n\
+             echo run >> '{seen}'\nexec '{real}' \"$@\"\n",
+            seen = path(&seen),
+            real = protoc()
+        ),
     )
     .unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let seen = dir.join("seen");
     for (args, sees) in [
         (
             &["-I", "eds", "eds/a.proto"][..],
@@ -410,8 +415,6 @@ fn protoc_sees_copies_of_the_files_of_the_compile_only() {
             .args(["schema", "--protoc", path(&script)])
             .args(args)
             .current_dir(&dir)
-            .env("PROTOC_SEES", &seen)
-            .env("REAL_PROTOC", protoc())
             .output()
             .unwrap();
         assert_eq!(

@@ -132,7 +132,8 @@ impl Drop for KillUsing {
 }
 
 /// A protoc that never returns: it starts a child in its group, writes both pids to the file
-/// `$FAKE_PROTOC_PIDS`, and waits. Whatever it started is killed when the test ends, even if
+/// `pids` beside it (named in the script: protoc gets none of the test's environment), and
+/// waits. Whatever it started is killed when the test ends, even if
 /// the CLI left it running.
 struct FakeProtoc {
     script: PathBuf,
@@ -143,16 +144,17 @@ impl FakeProtoc {
     fn new(dir: &Path) -> FakeProtoc {
         use std::os::unix::fs::PermissionsExt;
         let script = dir.join("protoc-that-hangs");
+        let pids = dir.join("pids");
         std::fs::write(
             &script,
-            "#!/bin/sh\nsleep 1000 &\necho $! >> \"$FAKE_PROTOC_PIDS\"\necho $$ >> \"$FAKE_PROTOC_PIDS\"\nwait\n",
+            format!(
+                "#!/bin/sh\nsleep 1000 &\necho $! >> '{pids}'\necho $$ >> '{pids}'\nwait\n",
+                pids = path(&pids)
+            ),
         )
         .unwrap();
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-        FakeProtoc {
-            script,
-            pids: dir.join("pids"),
-        }
+        FakeProtoc { script, pids }
     }
 
     fn pids(&self) -> Vec<u32> {
@@ -203,7 +205,6 @@ fn a_protoc_that_never_returns_is_stopped_at_the_limit() {
             ]
             .concat(),
         );
-        command.env("FAKE_PROTOC_PIDS", &fake.pids);
         let mut child = command.spawn().unwrap();
         let status = wait(&mut child);
         let out = child.wait_with_output().unwrap();
@@ -289,7 +290,6 @@ fn the_cli_stopped_while_protoc_runs_leaves_nothing_behind() {
         &tmp,
         &["schema", "--protoc", path(&fake.script), "ok.proto"],
     );
-    command.env("FAKE_PROTOC_PIDS", &fake.pids);
     let mut child = command.spawn().unwrap();
     // Until the fake protoc has started its child and said so.
     let give_up = Instant::now() + Duration::from_secs(300);
@@ -428,4 +428,84 @@ fn a_search_finds_each_files_own_answer_when_protoc_refuses_the_run() {
         "{}",
         text(&out.stderr)
     );
+}
+
+/// protoc gets none of the CLI's credentials: not the broker's token, not a CI job's. It runs
+/// all the same, whether named by its path, by a bare name looked up on PATH, or found on PATH,
+/// and whether it compiles the file or refuses it (and is then asked its version).
+#[test]
+fn protoc_runs_without_the_clis_credentials() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempdir("protoc-environment");
+    write_tree(
+        &dir,
+        &[
+            ("ok.proto", EDITION_FILE),
+            ("broken.proto", "edition = \"2023\";\nmessage A {\n"),
+        ],
+    );
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let seen = dir.join("seen");
+    let script = bin.join("protoc");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nenv >> '{seen}'\necho '--- end of run' >> '{seen}'\nexec '{real}' \"$@\"\n",
+            seen = path(&seen),
+            real = protoc()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let search_path = std::env::join_paths(std::iter::once(bin.clone()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    let secrets = [
+        ("PULSAR_AUTH_TOKEN", "secret-pulsar-4c1e"),
+        ("GITHUB_TOKEN", "ghp-secret-93b7"),
+    ];
+    for (args, code, runs) in [
+        (&["--protoc", path(&script), "ok.proto"][..], 0, 1),
+        (&["--protoc", "protoc", "ok.proto"][..], 0, 1),
+        (&["ok.proto"][..], 0, 1),
+        // Refused, then asked its version for the message.
+        (&["--protoc", path(&script), "broken.proto"][..], 2, 2),
+    ] {
+        let _ = std::fs::remove_file(&seen);
+        let mut command = Command::new(env!("CARGO_BIN_EXE_protocompat"));
+        command
+            .arg("schema")
+            .args(args)
+            .current_dir(&dir)
+            .env("PROTOC", "")
+            .env("PATH", &search_path);
+        for (name, value) in secrets {
+            command.env(name, value);
+        }
+        let out = command.output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        let environment = std::fs::read_to_string(&seen).unwrap_or_default();
+        assert_eq!(
+            environment.matches("--- end of run").count(),
+            runs,
+            "{args:?}: the fake protoc ran: {environment}"
+        );
+        for (name, value) in secrets {
+            assert!(
+                !environment.contains(name) && !environment.contains(value),
+                "{args:?}: {name} reached protoc: {environment}"
+            );
+        }
+        assert!(
+            environment.contains(&format!("PATH={}", search_path.to_str().unwrap())),
+            "{args:?}: {environment}"
+        );
+    }
 }

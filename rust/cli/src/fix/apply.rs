@@ -3,32 +3,22 @@
 //! made was settled before (`status`): none of their edits overlap.
 
 use std::collections::BTreeMap;
-use std::fs;
 
 use super::place::TextEdit;
 use super::source::Source;
+use super::write::{restore_all, write_all, FileWrite};
 use super::Fix;
 
 /// What `--fix` wrote: each file as the user named it, with its old text, to restore it.
 pub struct Written {
     pub files: Vec<String>,
-    old: Vec<(String, String)>,
+    writes: Vec<FileWrite>,
 }
 
 impl Written {
     /// Writes back the text each file had, every file tried.
     pub fn restore(&self) -> Result<(), String> {
-        let mut failed = Vec::new();
-        for (path, text) in &self.old {
-            if let Err(e) = fs::write(path, text) {
-                failed.push(format!("cannot write {path}: {e}"));
-            }
-        }
-        if failed.is_empty() {
-            Ok(())
-        } else {
-            Err(failed.join("; "))
-        }
+        restore_all(&self.writes)
     }
 }
 
@@ -91,26 +81,21 @@ pub fn write(source: &Source, fixes: &[&Fix]) -> Result<Written, String> {
     for edit in &edits {
         by_file.entry(edit.file).or_default().push(edit);
     }
-    let mut written = Written {
-        files: Vec::new(),
-        old: Vec::new(),
-    };
+    let (mut files, mut writes) = (Vec::new(), Vec::new());
     for (file, edits) in by_file {
         let text = source
             .text(file)
             .ok_or_else(|| format!("cannot read {}", source.file_name(file)))?;
         let path = source.file_name(file);
-        if let Err(e) = fs::write(&path, edited(text, &edits)) {
-            let restored = match written.restore() {
-                Ok(()) => "the files written before it are restored",
-                Err(_) => "and restoring the files written before it failed too",
-            };
-            return Err(format!("cannot write {path}: {e}; {restored}"));
-        }
-        written.files.push(path.clone());
-        written.old.push((path, text.to_owned()));
+        writes.push(FileWrite {
+            path: path.clone().into(),
+            text: edited(text, &edits),
+            was: text.to_owned(),
+        });
+        files.push(path);
     }
-    Ok(written)
+    write_all(&writes)?;
+    Ok(Written { files, writes })
 }
 
 #[cfg(test)]

@@ -1,14 +1,15 @@
 //! Remedies as a user sees them: the engine's [`protocompat::remedy`] plans and proves edits to
 //! the new schema's declarations; here they are placed in its `.proto` source (`place`), made
 //! together as `check --fix` would make them (`status`), shown with `file:line:column` under
-//! each finding, and written by `check --fix` (`apply`, `write`), which compiles the result and
-//! holds it against the edits it meant to make (`verify`).
+//! each finding, and written by `check --fix` (`apply`), all files or none (`write`), which
+//! compiles the result and holds it against the edits it meant to make (`verify`).
 
 mod apply;
 mod place;
 mod source;
 mod status;
 mod verify;
+mod write;
 
 use protocompat::remedy::{print, Edit, Planner, Recheck, Remedy};
 use protocompat::{Finding, Report};

@@ -2,7 +2,10 @@
 //! `/dev/zero` keeps it reading for ever, an error it repeats fills its output. So it runs in a
 //! process group of its own under a time limit, killed with whatever it started when the
 //! limit runs out or the CLI is stopped ([`super::cleanup`]), and only a bounded part of its
-//! output is kept; the rest is read and dropped, so that a full pipe never stalls it.
+//! output is kept; the rest is read and dropped, so that a full pipe never stalls it. It gets
+//! none of the CLI's environment but the few variables in [`PASSED`]: the CLI's may hold
+//! `PULSAR_AUTH_TOKEN` and whatever else its caller has (a CI job's tokens), and protoc is a
+//! program the user's PATH or a repository's settings chose.
 
 use std::io::{self, Read};
 use std::process::{Command, ExitStatus, Stdio};
@@ -25,6 +28,22 @@ const MAX_KEPT_BYTES: usize = 64 << 10;
 /// run of a few milliseconds, and no busy loop for a long one.
 const MAX_PAUSE: Duration = Duration::from_millis(20);
 
+/// What protoc is given of the CLI's environment: nothing it needs to compile (it finds the
+/// `.proto` files shipped with it beside its own binary, writes no temporary files, and says
+/// its errors in English whatever the locale), only what starting it can take. `PATH` finds a
+/// protoc named by a bare name (`--protoc protoc`) and what a wrapper script runs; `HOME` is
+/// where a version manager's shim (asdf, mise) reads which protoc to run; `LD_LIBRARY_PATH`
+/// and `DYLD_LIBRARY_PATH` load a protoc linked to a libprotobuf outside the system's library
+/// directories. On Windows, a process cannot start without `SystemRoot`.
+const PASSED: &[&str] = &[
+    "PATH",
+    "HOME",
+    "LD_LIBRARY_PATH",
+    "DYLD_LIBRARY_PATH",
+    #[cfg(windows)]
+    "SystemRoot",
+];
+
 /// A run to its end.
 pub struct Output {
     pub status: ExitStatus,
@@ -41,6 +60,12 @@ pub enum Failure {
 
 /// Runs `command` with no input, reading `stream`, for at most `limit`.
 pub fn run(command: &mut Command, stream: Stream, limit: Duration) -> Result<Output, Failure> {
+    command.env_clear();
+    for name in PASSED {
+        if let Some(value) = std::env::var_os(name) {
+            command.env(name, value);
+        }
+    }
     command.stdin(Stdio::null());
     match stream {
         Stream::Stdout => command.stdout(Stdio::piped()).stderr(Stdio::null()),
