@@ -1,10 +1,13 @@
 //! `check --fix` over random evolutions, a property: for each input of the committed `evolve`
 //! corpus, the schema and its evolution that `evolve` makes of it (`evolve/ir.rs`) are written
 //! as `.proto` files, and `protocompat check --fix` (the command, as users run it) is run on the
-//! new one under FULL, with each profile, up to three times. Afterwards the check passes, or
-//! every finding left has no edit to offer (its fix is advice: docs/rules.md#remedies). Any
-//! other outcome (a finding with an edit that stays, an edit that does not compile) fails, with
-//! both schemas printed. Not a libFuzzer target: `rust/fuzz/ci.sh` runs it over the corpus.
+//! new one under FULL, with each profile. Each `--fix` must remove every finding whose fix it
+//! made (status `fix`), add no finding, failure or warning, that was not there before, and
+//! leave files that compile; after up to three rounds the check passes, or every failure left
+//! has no fix `--fix` makes (advice, a fix the re-check refused, or one left out:
+//! docs/rules.md#remedies). Any other outcome fails, with both schemas printed. It prints, per
+//! rule, the candidates tried, proven and refused by the re-check. Not a libFuzzer target:
+//! `rust/fuzz/ci.sh` runs it over the corpus.
 //!
 //! Usage: `fix_property PROTOCOMPAT CORPUS_DIR [LIMIT]`.
 
@@ -17,6 +20,7 @@ mod scalar;
 #[path = "common/tail.rs"]
 mod tail;
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -64,26 +68,88 @@ fn check(cli: &Path, dir: &Path, profile: &str, fix: bool) -> Result<Value, Stri
     }
 }
 
-/// The findings left that offer an edit (whose first fix with edits has some).
-fn with_edits(report: &Value) -> Vec<String> {
-    let mut left = Vec::new();
+/// Each finding of a report as `RULE path (field) writer / reader [direction]`, with its
+/// fix status.
+fn findings(report: &Value) -> BTreeMap<String, String> {
+    let mut all = BTreeMap::new();
     for key in ["failures", "warnings"] {
-        for finding in report[key].as_array().into_iter().flatten() {
-            let offers = finding["fixes"]
+        for f in report[key].as_array().into_iter().flatten() {
+            let id = format!(
+                "{} {} ({}) {} / {} [{}]",
+                f["rule"].as_str().unwrap_or(""),
+                f["path"].as_str().unwrap_or(""),
+                f["field_number"],
+                f["writer"].as_str().unwrap_or(""),
+                f["reader"].as_str().unwrap_or(""),
+                f["direction"].as_str().unwrap_or("")
+            );
+            let status = f["fix_status"]["status"].as_str().unwrap_or("").to_owned();
+            all.insert(id, status);
+        }
+    }
+    all
+}
+
+/// The failures left that `--fix` would make a fix for.
+fn to_make(report: &Value) -> Vec<String> {
+    report["failures"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| f["fix_status"]["status"] == "fix")
+        .map(|f| {
+            format!(
+                "{} {}",
+                f["rule"].as_str().unwrap_or(""),
+                f["path"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+/// Per rule: candidates tried, proven, refused by the re-check.
+#[derive(Default)]
+struct Tally {
+    tried: usize,
+    proven: usize,
+    refused: usize,
+}
+
+fn tally(tallies: &mut BTreeMap<String, Tally>, report: &Value) {
+    for key in ["failures", "warnings"] {
+        for f in report[key].as_array().into_iter().flatten() {
+            let t = tallies
+                .entry(f["rule"].as_str().unwrap_or("").to_owned())
+                .or_default();
+            let refused = f["fix_status"]["tried"].as_array().map_or(0, Vec::len);
+            let proven = f["fixes"]
                 .as_array()
                 .into_iter()
                 .flatten()
                 .any(|fix| fix["edits"].as_array().is_some_and(|e| !e.is_empty()));
-            if offers && key == "failures" {
-                left.push(format!(
-                    "{} {}",
-                    finding["rule"].as_str().unwrap_or(""),
-                    finding["path"].as_str().unwrap_or("")
-                ));
-            }
+            t.tried += refused + usize::from(proven);
+            t.proven += usize::from(proven);
+            t.refused += refused;
         }
     }
-    left
+}
+
+/// What one `--fix` did wrong: a finding whose fix it made still there, or a finding that was
+/// not there before.
+fn broken(before: &Value, after: &Value) -> Vec<String> {
+    let (before, after) = (findings(before), findings(after));
+    let mut wrong = Vec::new();
+    for (id, status) in &before {
+        if status == "fix" && after.contains_key(id) {
+            wrong.push(format!("its fix was made, yet it is still there: {id}"));
+        }
+    }
+    for id in after.keys() {
+        if !before.contains_key(id) {
+            wrong.push(format!("new after --fix: {id}"));
+        }
+    }
+    wrong
 }
 
 fn main() -> ExitCode {
@@ -101,8 +167,9 @@ fn main() -> ExitCode {
     inputs.sort();
     let scratch = std::env::temp_dir().join(format!("protocompat-fix-property-{}", std::process::id()));
     let (mut cases, mut passed, mut advice_only, mut failed) = (0, 0, 0, Vec::new());
-    // The rules of the findings left without an edit, and how often.
-    let mut left: std::collections::BTreeMap<String, usize> = Default::default();
+    // The rules of the findings left without a fix to make, and how often.
+    let mut left: BTreeMap<String, usize> = Default::default();
+    let mut tallies: BTreeMap<String, Tally> = Default::default();
     for input in inputs.iter().take(limit) {
         let mut data = fs::read(input).unwrap();
         data.extend_from_slice(tail());
@@ -128,21 +195,34 @@ fn main() -> ExitCode {
                 continue;
             }
             cases += 1;
+            tally(&mut tallies, &before);
             let mut last = Ok(before);
+            let mut wrong = Vec::new();
             for _ in 0..ROUNDS {
+                let Ok(was) = last else { break };
                 last = check(&cli, &scratch, profile, true);
                 match &last {
-                    Ok(report) if report["compatible"] == true || with_edits(report).is_empty() => {
-                        break
+                    Ok(report) => {
+                        wrong.extend(broken(&was, report));
+                        if report["compatible"] == true || to_make(report).is_empty() {
+                            break;
+                        }
                     }
-                    Ok(_) => {}
                     Err(_) => break,
                 }
             }
             let fixed = fs::read_to_string(scratch.join("new").join(FILE)).unwrap_or_default();
+            let shown = format!(
+                "--- old ---\n{}--- new ---\n{}--- fixed ---\n{fixed}",
+                old.proto_text(),
+                new.proto_text()
+            );
             match last {
+                Ok(_) if !wrong.is_empty() => {
+                    failed.push(format!("{name}: {}\n{shown}", wrong.join("\n")))
+                }
                 Ok(report) if report["compatible"] == true => passed += 1,
-                Ok(report) if with_edits(&report).is_empty() => {
+                Ok(report) if to_make(&report).is_empty() => {
                     advice_only += 1;
                     for finding in report["failures"].as_array().into_iter().flatten() {
                         let rule = finding["rule"].as_str().unwrap_or("").to_owned();
@@ -150,16 +230,10 @@ fn main() -> ExitCode {
                     }
                 }
                 Ok(report) => failed.push(format!(
-                    "{name}: findings with an edit left after {ROUNDS} rounds of --fix: {:?}\n--- old ---\n{}--- new ---\n{}--- fixed ---\n{fixed}",
-                    with_edits(&report),
-                    old.proto_text(),
-                    new.proto_text()
+                    "{name}: findings with a fix to make left after {ROUNDS} rounds of --fix: {:?}\n{shown}",
+                    to_make(&report)
                 )),
-                Err(error) => failed.push(format!(
-                    "{name}: --fix broke the schema: {error}\n--- old ---\n{}--- new ---\n{}--- fixed ---\n{fixed}",
-                    old.proto_text(),
-                    new.proto_text()
-                )),
+                Err(error) => failed.push(format!("{name}: --fix broke the schema: {error}\n{shown}")),
             }
         }
     }
@@ -170,7 +244,13 @@ fn main() -> ExitCode {
         failed.len()
     );
     for (rule, n) in &left {
-        println!("fix_property:   left without an edit: {rule} {n}");
+        println!("fix_property:   left without a fix to make: {rule} {n}");
+    }
+    for (rule, t) in &tallies {
+        println!(
+            "fix_property:   {rule}: {} candidates tried, {} proven, {} refused by the re-check",
+            t.tried, t.proven, t.refused
+        );
     }
     for failure in failed.iter().take(5) {
         eprintln!("{failure}\n");
