@@ -175,12 +175,15 @@ pub fn field(field: &NewField) -> Result<String, Unprintable> {
     ))
 }
 
-/// An enum value declaration: `EUR = 1;`.
+/// An enum value declaration: `EUR = 1;`. Not for a value named `option` or `reserved`: in an
+/// enum, protoc and protox read either word first in a statement as an option or a reserved
+/// statement, never as a value's name, so no declaration of such a value compiles.
 pub fn enum_value(name: &str, number: i32) -> Result<String, Unprintable> {
-    Ok(format!(
-        "{} = {number};",
-        identifier(name, "an enum value's name")?
-    ))
+    let what = "an enum value's name";
+    match identifier(name, what)? {
+        "option" | "reserved" => Err(unprintable(what, name)),
+        name => Ok(format!("{name} = {number};")),
+    }
 }
 
 /// A statement `option NAME = VALUE;`.
@@ -356,6 +359,7 @@ mod tests {
         assert_eq!(type_name("shop.Money").unwrap(), ".shop.Money");
         assert!(type_name("shop.Money { }").is_err());
         assert!(literal(&Value::Ident("EUR; }".into())).is_err());
+        assert!(enum_value("option", 1).is_err() && enum_value("reserved", 1).is_err());
     }
 
     #[test]
