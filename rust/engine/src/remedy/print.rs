@@ -82,8 +82,11 @@ pub fn literal(value: &Value) -> Result<String, Unprintable> {
 }
 
 /// A float as a literal both compilers read back to the same `f64`: `inf`, `-inf` and `nan` by
-/// name, anything else in Rust's shortest round-trip form, which is decimal digits, a point and
-/// an exponent (`0.1`, `1e300`, `-0.0`), all of which the `.proto` tokenizer takes.
+/// name, else Rust's shortest round-trip digits (`0.1`, `1e300`, `-0.0`, `5e-324`), which the
+/// tokenizer takes and which never overflow or underflow when read. `-0.0` keeps its sign; a
+/// NaN's sign and payload no compiler keeps (protoc stores `-nan` as `nan`). A `float` field's
+/// default protoc narrows as it compiles and protox keeps as a double: the same f32 but at
+/// ±(2^128 - 2^103), a tie IEEE rounds to infinity and protoc to `f32::MAX`, whatever the text.
 fn float(f: f64) -> String {
     if f.is_nan() {
         "nan".to_owned()
@@ -112,8 +115,9 @@ fn quoted(bytes: &[u8]) -> String {
     out
 }
 
-/// The text descriptor.proto keeps for a default: what protoc stores for the literal
-/// [`literal`] prints (a string as it is, bytes C-escaped, an enum value by name).
+/// The text descriptor.proto keeps for a default, as an applied edit holds it: the value protoc
+/// stores for the literal [`literal`] prints (a string as it is, bytes C-escaped, an enum value
+/// by name), though not always its text (protoc writes `1e+300`, and a float field's as an f32).
 pub fn descriptor_default(value: &Value) -> Result<String, Unprintable> {
     Ok(match value {
         Value::String(s) => s.clone(),
@@ -175,12 +179,15 @@ pub fn field(field: &NewField) -> Result<String, Unprintable> {
     ))
 }
 
-/// An enum value declaration: `EUR = 1;`.
+/// An enum value declaration: `EUR = 1;`. Not for a value named `option` or `reserved`: in an
+/// enum, protoc and protox read either word first in a statement as an option or a reserved
+/// statement, never as a value's name, so no declaration of such a value compiles.
 pub fn enum_value(name: &str, number: i32) -> Result<String, Unprintable> {
-    Ok(format!(
-        "{} = {number};",
-        identifier(name, "an enum value's name")?
-    ))
+    let what = "an enum value's name";
+    match identifier(name, what)? {
+        "option" | "reserved" => Err(unprintable(what, name)),
+        name => Ok(format!("{name} = {number};")),
+    }
 }
 
 /// A statement `option NAME = VALUE;`.
@@ -356,6 +363,7 @@ mod tests {
         assert_eq!(type_name("shop.Money").unwrap(), ".shop.Money");
         assert!(type_name("shop.Money { }").is_err());
         assert!(literal(&Value::Ident("EUR; }".into())).is_err());
+        assert!(enum_value("option", 1).is_err() && enum_value("reserved", 1).is_err());
     }
 
     #[test]
