@@ -11,6 +11,7 @@
 //! are shown, never in the broker.
 
 mod declare;
+pub mod descriptor;
 mod edit;
 mod enums;
 mod fresh;
