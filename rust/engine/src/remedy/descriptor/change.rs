@@ -209,6 +209,10 @@ pub(super) fn change(
         }
         (Edit::SetFileOption { option, value, .. }, Target::File(index)) => {
             let f = tree.file_mut(*index).ok_or("the file went missing")?;
+            if matches!(Syntax::of(f), Syntax::Editions(_)) {
+                // protoc: "use the (pb.java).utf8_validation feature".
+                return Err("Editions files do not take java_string_check_utf8".into());
+            }
             let opts = f
                 .message_mut_or_new(file::OPTIONS)
                 .ok_or("the file's options are not a message")?;
