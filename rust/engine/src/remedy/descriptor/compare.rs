@@ -8,10 +8,9 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::default;
 use super::entries::{canonical, differing, options, presence};
 use super::find::{join, package};
-use super::tags::{enums, field, file, message, service};
+use super::tags::{file, message};
 use super::tree::{Kind, Message, Tree};
 use crate::text::bound;
 
@@ -29,7 +28,7 @@ impl fmt::Display for Difference {
 }
 
 /// A name from a schema, made printable and bounded.
-fn shown(name: &str) -> String {
+pub(super) fn shown(name: &str) -> String {
     bound(name, 200)
 }
 
@@ -71,13 +70,13 @@ fn named<'m>(items: impl Iterator<Item = &'m Message>) -> BTreeMap<String, &'m M
     out
 }
 
-struct Diff<'o> {
+pub(super) struct Diff<'o> {
     file: String,
     out: &'o mut Vec<Difference>,
 }
 
 impl Diff<'_> {
-    fn say(&mut self, what: String) {
+    pub(super) fn say(&mut self, what: String) {
         self.out.push(Difference {
             file: self.file.clone(),
             what,
@@ -86,7 +85,7 @@ impl Diff<'_> {
 
     /// Declarations of one kind in one scope, matched by name: each pair compared by
     /// `compare`, each one-sided said so.
-    fn each<'m>(
+    pub(super) fn each<'m>(
         &mut self,
         what: &str,
         scope: &str,
@@ -112,7 +111,7 @@ impl Diff<'_> {
     }
 
     /// Entries other than those compared by name, each said by its field number.
-    fn rest(&mut self, what: &str, a: &Message, b: &Message, handled: &[u32]) {
+    pub(super) fn rest(&mut self, what: &str, a: &Message, b: &Message, handled: &[u32]) {
         for (n, here, there) in differing(a, b, handled) {
             self.say(format!(
                 "{what}: descriptor field {n} {}",
@@ -121,7 +120,13 @@ impl Diff<'_> {
         }
     }
 
-    fn options(&mut self, what: &str, a: Option<&Message>, b: Option<&Message>, kind: Kind) {
+    pub(super) fn options(
+        &mut self,
+        what: &str,
+        a: Option<&Message>,
+        b: Option<&Message>,
+        kind: Kind,
+    ) {
         for line in options(a, b, kind) {
             self.say(format!("{what}: {line}"));
         }
@@ -335,155 +340,15 @@ impl Diff<'_> {
             ],
         );
     }
-
-    /// A field (or extension): oneof by name, default by value, JSON name where both have one.
-    fn fields(&mut self, full: &str, a: &Message, b: &Message, oa: &[String], ob: &[String]) {
-        let what = format!("field {}", shown(full));
-        let oneof = |f: &Message, names: &[String]| {
-            f.int32(field::ONEOF_INDEX).map(|i| {
-                usize::try_from(i)
-                    .ok()
-                    .and_then(|i| names.get(i))
-                    .cloned()
-                    .unwrap_or_default()
-            })
-        };
-        if oneof(a, oa) != oneof(b, ob) {
-            let said = |o: Option<String>| o.map_or("none".to_owned(), |o| shown(&o));
-            self.say(format!(
-                "{what}: its oneof differs ({} intended, {} compiled)",
-                said(oneof(a, oa)),
-                said(oneof(b, ob))
-            ));
-        }
-        let ty = a.varint(field::TYPE).unwrap_or(0);
-        let (da, db) = (
-            a.string(field::DEFAULT_VALUE),
-            b.string(field::DEFAULT_VALUE),
-        );
-        let same_default = match (da, db) {
-            (Some(x), Some(y)) => match (default::parse(x, ty), default::parse(y, ty)) {
-                (Some(p), Some(q)) => p == q,
-                _ => x == y,
-            },
-            (x, y) => x == y,
-        };
-        if !same_default {
-            let said = |d: Option<&str>| d.map_or("none".to_owned(), |d| format!("`{}`", shown(d)));
-            self.say(format!(
-                "{what}: default differs ({} intended, {} compiled)",
-                said(da),
-                said(db)
-            ));
-        }
-        if a.has(field::JSON_NAME)
-            && b.has(field::JSON_NAME)
-            && a.string(field::JSON_NAME) != b.string(field::JSON_NAME)
-        {
-            self.say(format!("{what}: json_name differs"));
-        }
-        if a.bool(field::PROTO3_OPTIONAL).unwrap_or(false)
-            != b.bool(field::PROTO3_OPTIONAL).unwrap_or(false)
-        {
-            self.say(format!("{what}: proto3 `optional` differs"));
-        }
-        self.options(
-            &what,
-            a.message(field::OPTIONS),
-            b.message(field::OPTIONS),
-            Kind::FieldOptions,
-        );
-        for (n, here, there) in differing(
-            a,
-            b,
-            &[
-                field::NAME,
-                field::DEFAULT_VALUE,
-                field::OPTIONS,
-                field::ONEOF_INDEX,
-                field::JSON_NAME,
-                field::PROTO3_OPTIONAL,
-            ],
-        ) {
-            let part = match n {
-                field::EXTENDEE => "extendee".to_owned(),
-                field::NUMBER => "number".to_owned(),
-                field::LABEL => "label".to_owned(),
-                field::TYPE => "type".to_owned(),
-                field::TYPE_NAME => "type name".to_owned(),
-                n => format!("descriptor field {n}"),
-            };
-            self.say(format!("{what}: {part} {}", presence(here, there)));
-        }
-    }
-
-    /// An enum: its values by name, and in order (the first is the default).
-    fn enums(&mut self, full: &str, a: &Message, b: &Message) {
-        let what = format!("enum {}", shown(full));
-        self.options(
-            &what,
-            a.message(enums::OPTIONS),
-            b.message(enums::OPTIONS),
-            Kind::EnumOptions,
-        );
-        let scope = full.rsplit_once('.').map_or("", |(s, _)| s);
-        let tags = |m| kids(m, enums::VALUE);
-        self.each("enum value", scope, tags(a), tags(b), |d, n, x, y| {
-            let what = format!("enum value {}", shown(n));
-            d.options(&what, x.message(3), y.message(3), Kind::EnumValueOptions);
-            for (n, here, there) in differing(x, y, &[1, 3]) {
-                let part = if n == 2 {
-                    "number".to_owned()
-                } else {
-                    format!("descriptor field {n}")
-                };
-                d.say(format!("{what}: {part} {}", presence(here, there)));
-            }
-        });
-        let order = |m: &Message| {
-            m.messages(enums::VALUE)
-                .filter_map(Message::name)
-                .map(str::to_owned)
-                .collect::<Vec<_>>()
-        };
-        let (x, y) = (order(a), order(b));
-        let common = |v: &[String], other: &[String]| {
-            v.iter()
-                .filter(|n| other.contains(n))
-                .cloned()
-                .collect::<Vec<_>>()
-        };
-        if common(&x, &y) != common(&y, &x) {
-            self.say(format!("{what}: its values are in another order"));
-        }
-        for (tag, name) in [(4, "reserved ranges"), (5, "reserved names")] {
-            if sorted(a, tag) != sorted(b, tag) {
-                self.say(format!("{what}: {name} differ"));
-            }
-        }
-        self.rest(&what, a, b, &[1, enums::VALUE, enums::OPTIONS, 4, 5]);
-    }
-
-    fn services(&mut self, full: &str, a: &Message, b: &Message) {
-        let what = format!("service {}", shown(full));
-        self.options(&what, a.message(3), b.message(3), Kind::ServiceOptions);
-        let tags = |m| kids(m, service::METHOD);
-        self.each("method", full, tags(a), tags(b), |d, n, x, y| {
-            let what = format!("method {}", shown(n));
-            d.options(&what, x.message(4), y.message(4), Kind::MethodOptions);
-            d.rest(&what, x, y, &[1, 4]);
-        });
-        self.rest(&what, a, b, &[1, service::METHOD, 3]);
-    }
 }
 
-fn kids(m: &Message, tag: u32) -> std::vec::IntoIter<&Message> {
+pub(super) fn kids(m: &Message, tag: u32) -> std::vec::IntoIter<&Message> {
     m.messages(tag).collect::<Vec<_>>().into_iter()
 }
 
 /// The entries of repeated field `tag`, canonical and sorted: ranges and names whose order
 /// means nothing.
-fn sorted(m: &Message, tag: u32) -> Vec<Vec<u8>> {
+pub(super) fn sorted(m: &Message, tag: u32) -> Vec<Vec<u8>> {
     let mut out: Vec<Vec<u8>> = m
         .fields
         .iter()

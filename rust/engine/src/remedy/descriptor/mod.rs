@@ -11,6 +11,7 @@ mod apply;
 mod change;
 mod check;
 mod compare;
+mod compare_decls;
 mod default;
 mod entries;
 mod field;
