@@ -88,7 +88,10 @@ message Order { optional string note = 1 [(owner) = "team-a", deprecated = true]
     let lossy = prost_types::FileDescriptorSet::decode(bytes.as_slice())
         .unwrap()
         .encode_to_vec();
-    assert_ne!(lossy, bytes, "prost kept the custom options: this test shows nothing");
+    assert_ne!(
+        lossy, bytes,
+        "prost kept the custom options: this test shows nothing"
+    );
 }
 
 #[test]
@@ -160,4 +163,132 @@ fn put_len(out: &mut Vec<u8>, mut len: usize) {
         len >>= 7;
     }
     out.push(len as u8);
+}
+
+/// Edits of every kind applied to every committed set, and sets compared pairwise: errors
+/// where they do not fit, never a panic.
+#[test]
+fn applying_and_comparing_never_panic() {
+    use protocompat::model::Scalar;
+    use protocompat::remedy::descriptor::{apply, differences};
+    use protocompat::remedy::{
+        Edit, EnumOption, FieldOption, FieldType, FileOption, Label, NewField, Value as V,
+    };
+    let sets: Vec<(String, Vec<u8>)> = committed_sets();
+    let mut made = 0;
+    let trees: Vec<Tree> = sets
+        .iter()
+        .filter_map(|(_, b)| Tree::parse(b).ok())
+        .collect();
+    for (i, tree) in trees.iter().enumerate() {
+        let _ = differences(tree, &trees[(i + 1) % trees.len()]);
+        let mut messages = Vec::new();
+        protocompat::remedy::descriptor::each_message(tree, |name, m| {
+            let fields: Vec<String> = m
+                .messages(2)
+                .filter_map(|f| f.name().map(str::to_owned))
+                .collect();
+            let oneofs: Vec<String> = m
+                .messages(8)
+                .filter_map(|o| o.name().map(str::to_owned))
+                .collect();
+            messages.push((name.to_owned(), fields, oneofs));
+        });
+        for (message, fields, oneofs) in messages.iter().take(4) {
+            let field = fields.first().cloned().unwrap_or_default();
+            let oneof = oneofs.first().cloned().unwrap_or_else(|| "o".into());
+            let new = |label, ty| NewField {
+                label,
+                ty,
+                name: "added_x".into(),
+                number: 4_000,
+                options: vec![(FieldOption::Deprecated, V::Bool(true))],
+            };
+            let edits = vec![
+                Edit::SetNumber {
+                    message: message.clone(),
+                    field: field.clone(),
+                    number: 3_999,
+                },
+                Edit::SetName {
+                    message: message.clone(),
+                    field: field.clone(),
+                    name: "renamed_x".into(),
+                },
+                Edit::SetLabel {
+                    message: message.clone(),
+                    field: field.clone(),
+                    label: Label::Optional,
+                },
+                Edit::SetOption {
+                    message: message.clone(),
+                    field: field.clone(),
+                    option: FieldOption::FieldPresence,
+                    value: V::Ident("EXPLICIT".into()),
+                },
+                Edit::SetOption {
+                    message: message.clone(),
+                    field: field.clone(),
+                    option: FieldOption::Default,
+                    value: V::Int(1),
+                },
+                Edit::AddField {
+                    message: message.clone(),
+                    oneof: None,
+                    field: new(
+                        None,
+                        FieldType::Map {
+                            key: Scalar::String,
+                            value: Box::new(FieldType::Message(message.clone())),
+                        },
+                    ),
+                },
+                Edit::AddField {
+                    message: message.clone(),
+                    oneof: Some(oneof.clone()),
+                    field: new(None, FieldType::Scalar(Scalar::Bytes)),
+                },
+                Edit::MoveOutOfOneof {
+                    message: message.clone(),
+                    field: field.clone(),
+                    label: None,
+                },
+                Edit::MoveIntoOneof {
+                    message: message.clone(),
+                    field: field.clone(),
+                    oneof,
+                },
+                Edit::RenameType {
+                    type_name: message.clone(),
+                    name: "Renamed".into(),
+                },
+                Edit::SetFileOption {
+                    message: message.clone(),
+                    option: FileOption::JavaStringCheckUtf8,
+                    value: V::Bool(true),
+                },
+                Edit::AddEnumValue {
+                    enum_name: format!("{message}.E"),
+                    name: "X".into(),
+                    number: -1,
+                },
+                Edit::SetEnumOption {
+                    enum_name: format!("{message}.E"),
+                    option: EnumOption::AllowAlias,
+                    value: V::Bool(true),
+                },
+            ];
+            for edit in &edits {
+                let mut applied = tree.clone();
+                if apply(&mut applied, std::slice::from_ref(edit)).is_ok() {
+                    made += 1;
+                    let _ = differences(&applied, tree);
+                    Tree::parse(&applied.encode()).unwrap();
+                }
+            }
+            let mut applied = tree.clone();
+            let _ = apply(&mut applied, &edits);
+        }
+    }
+    assert!(made >= 200, "only {made} edits applied");
 }
