@@ -1014,3 +1014,40 @@ fn the_compilers_agree() {
         }
     }
 }
+
+/// Edition 2024 as 2023, for the edits whose result it could change.
+#[test]
+fn edition_2024() {
+    let text = EDITION_2023.replace("\"2023\"", "\"2024\"");
+    let after = edited(&text, &[("id = 1;", "id = 11;")]);
+    same_as_compiled("e2024 number", &text, &[set_number("id", 11)], &after);
+    let edits = [add_with(
+        None,
+        None,
+        FieldType::Map {
+            key: Scalar::String,
+            value: Box::new(FieldType::Message("shop.Money".into())),
+        },
+        "money_by_name",
+        20,
+        vec![(FieldOption::Deprecated, Value::Bool(true))],
+    )];
+    let after = replace_last_brace(
+        &text,
+        "Order",
+        "  map<string, .shop.Money> money_by_name = 20 [deprecated = true];\n}\n",
+    );
+    same_as_compiled("e2024 map", &text, &edits, &after);
+    let after = edited(&text, &[("  int64 id = 1;\n", "")]);
+    let after = replace_last_brace(
+        &after,
+        "Order",
+        "  oneof choice {\n    int64 id = 1;\n  }\n}\n",
+    );
+    same_as_compiled(
+        "e2024 into a new oneof",
+        &text,
+        &[move_into("id", "choice")],
+        &after,
+    );
+}
