@@ -8,8 +8,8 @@ use prost::Message;
 use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet};
 use protocompat::model::SchemaData;
-use protocompat::remedy::{Edit, Planner};
-use protocompat::{check, Limits, Strategy};
+use protocompat::remedy::{Edit, Planner, Recheck};
+use protocompat::{check, Limits, Strategy, PIP246};
 
 /// Message `p.M` with field `a = 1` of type `kind`, reserving `reserved`; built as descriptors
 /// directly, since parsing 160,000 names as text takes a debug build long.
@@ -50,10 +50,18 @@ fn new_names(reserved: Vec<String>) -> Vec<String> {
     let report = check(&[&old], &new, Strategy::Full).expect("a verdict");
     let findings: Vec<_> = report.failures.iter().chain(&report.warnings).collect();
     assert!(!findings.is_empty(), "int32 to string is a finding");
-    let planner = Planner::new(&[&old], &new, &Limits::DEFAULT);
+    let recheck = Recheck {
+        existing: vec![old.as_slice()],
+        new: &new,
+        strategy: Strategy::Full,
+        profile: &PIP246,
+        limits: Limits::DEFAULT,
+        work: 0,
+    };
+    let planner = Planner::new(&recheck, &report);
     findings
         .into_iter()
-        .flat_map(|finding| planner.remedies(finding))
+        .flat_map(|finding| planner.plan(finding).fix)
         .flat_map(|remedy| remedy.edits)
         .filter_map(|edit| match edit {
             Edit::SetName { field, name, .. } if field == "a" => Some(name),

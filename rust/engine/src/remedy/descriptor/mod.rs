@@ -1,23 +1,30 @@
-//! Placeholder until the lossless descriptor tree lands.
+//! A remedy proven before it is shown: its edits made to the new schema's descriptor set in
+//! memory ([`apply`]), so that the engine can check the pair again; and after `--fix` has
+//! written and recompiled the files, the compiled set compared with the one the fixes meant
+//! ([`differences`]), so that anything else in it (a declaration, an option, an import that no
+//! fix adds) is caught.
+//!
+//! The set is kept as a lossless [`Tree`], not as prost's types, which drop what they do not
+//! know: Editions features and custom options would be lost on the way back to bytes.
 
-use super::edit::Edit;
+mod apply;
+mod change;
+mod check;
+mod compare;
+mod compare_decls;
+mod default;
+mod entries;
+mod field;
+mod find;
+mod layout;
+mod naming;
+mod references;
+mod tags;
+mod tree;
+mod wire;
 
-#[derive(Clone)]
-pub struct Tree(Vec<u8>);
-
-impl Tree {
-    pub fn parse(bytes: &[u8]) -> Result<Tree, String> {
-        Ok(Tree(bytes.to_vec()))
-    }
-    pub fn encode(&self) -> Vec<u8> {
-        self.0.clone()
-    }
-}
-
-pub fn apply(_tree: &mut Tree, _edits: &[Edit]) -> Result<(), String> {
-    Err("not yet".into())
-}
-
-pub fn differences(_a: &Tree, _b: &Tree) -> Vec<String> {
-    Vec::new()
-}
+pub use apply::apply;
+pub use compare::{differences, Difference};
+pub use find::{each_message, field_index, package, value_index, EnumPath, Scope, Syntax};
+pub use naming::{json_name, map_entry};
+pub use tree::{Field, Kind, Message, Tree, Value, MAX_DEPTH};
