@@ -42,10 +42,11 @@ pub struct Request {
     /// restored if they differ. Review the change as a diff in your tree.
     #[arg(long, conflicts_with = "no_fixes")]
     pub fix: bool,
-    /// With --fix, make the proven fixes of warnings too. The broker accepts a change that has
-    /// only warnings; their fixes keep the old field and add the new one beside it, which
-    /// changes the generated code (a getter named after the new field).
-    #[arg(long, requires = "fix")]
+    /// Count warnings' proven fixes among those --fix makes (without --fix, the report shows
+    /// them so). The broker accepts a change that has only warnings; their fixes keep the old
+    /// field and add the new one beside it, which changes the generated code (a getter named
+    /// after the new field), so a plain --fix leaves them as suggestions.
+    #[arg(long, conflicts_with = "no_fixes")]
     pub fix_warnings: bool,
     /// The existing schema, as an input of its own: a .proto file, a directory or git
     /// tree (.git#ref=main,subdir=proto) holding NEW's file or --root's message, Pulsar

@@ -87,6 +87,19 @@ pub(super) fn together(fixes: &mut Fixes, findings: &[(&Finding, bool)]) {
         .filter_map(|&i| Some((findings[i].0, &fixes.list[i].fix.as_ref()?.remedy)))
         .collect();
     let together = fixes.planner.combine(&items);
+    // A failure no fix of its own removes may go with the fixes made.
+    let covered: Vec<(usize, Status)> = fixes
+        .list
+        .iter()
+        .enumerate()
+        .filter(|(i, entry)| {
+            !findings[*i].1 && matches!(entry.status, Status::Advice | Status::Unproven)
+        })
+        .filter_map(|(i, _)| {
+            let by = fixes.planner.covered_by(&items, &together, findings[i].0)?;
+            Some((i, Status::Covered { by: candidates[by] }))
+        })
+        .collect();
     let settled: Vec<(usize, Status)> = candidates
         .iter()
         .zip(together)
@@ -99,6 +112,7 @@ pub(super) fn together(fixes: &mut Fixes, findings: &[(&Finding, bool)]) {
             (index, status)
         })
         .chain(left.into_iter().map(|(i, why)| (i, Status::Left { why })))
+        .chain(covered)
         .collect();
     for (index, status) in settled {
         fixes.list[index].status = status;

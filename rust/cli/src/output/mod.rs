@@ -336,6 +336,10 @@ pub fn fix_lines(run: &Run, entry: &FindingFix) -> Vec<String> {
         }
         Status::Advice => {}
     }
+    if let Status::Covered { .. } = entry.status {
+        // Another fix removes it: what was tried for it alone, or advised, is beside the point.
+        return lines;
+    }
     for tried in &entry.tried {
         lines.push(format!(
             "  tried: {}: refused, {}",

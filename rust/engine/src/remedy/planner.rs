@@ -175,14 +175,7 @@ impl<'d> Planner<'d> {
     /// Each fix `taken` is made; each other is covered by the first taken fix before it whose
     /// edits (with those before it) remove its finding.
     fn attribute(&self, fixes: &[(&Finding, &Remedy)], taken: &[bool]) -> Vec<Together> {
-        let mut prefix: Vec<Edit> = Vec::new();
-        let mut steps: Vec<(usize, Vec<Edit>)> = Vec::new();
-        for (index, (_, remedy)) in fixes.iter().enumerate() {
-            if taken[index] {
-                prefix = union([prefix.as_slice(), &remedy.edits]);
-                steps.push((index, prefix.clone()));
-            }
-        }
+        let steps = steps(fixes, |index| taken[index]);
         fixes
             .iter()
             .enumerate()
@@ -198,16 +191,49 @@ impl<'d> Planner<'d> {
                 {
                     return Together::Covered(by);
                 }
-                steps
-                    .iter()
-                    .find(|(_, edits)| self.proof.leaves(edits, finding) == Ok(false))
-                    .map_or_else(
-                        || Together::Refused("not made".to_owned()),
-                        |(by, _)| Together::Covered(*by),
-                    )
+                self.first_removing(&steps, finding).map_or_else(
+                    || Together::Refused("not made".to_owned()),
+                    Together::Covered,
+                )
             })
             .collect()
     }
+
+    /// The index of the fix of `fixes` whose making, with those made before it, removes
+    /// `finding` (one with no fix of its own), once `together` says which were made.
+    pub fn covered_by(
+        &self,
+        fixes: &[(&Finding, &Remedy)],
+        together: &[Together],
+        finding: &Finding,
+    ) -> Option<usize> {
+        let steps = steps(fixes, |index| together[index] == Together::Made);
+        let (_, all) = steps.last()?;
+        if self.proof.leaves(all, finding) != Ok(false) {
+            return None;
+        }
+        self.first_removing(&steps, finding)
+    }
+
+    fn first_removing(&self, steps: &[(usize, Vec<Edit>)], finding: &Finding) -> Option<usize> {
+        steps
+            .iter()
+            .find(|(_, edits)| self.proof.leaves(edits, finding) == Ok(false))
+            .map(|(by, _)| *by)
+    }
+}
+
+/// The fixes made, each with the edits of it and of those made before it.
+fn steps(fixes: &[(&Finding, &Remedy)], made: impl Fn(usize) -> bool) -> Vec<(usize, Vec<Edit>)> {
+    let mut prefix: Vec<Edit> = Vec::new();
+    let mut steps = Vec::new();
+    for (index, (_, remedy)) in fixes.iter().enumerate() {
+        if made(index) {
+            prefix = union([prefix.as_slice(), &remedy.edits]);
+            steps.push((index, prefix.clone()));
+        }
+    }
+    steps
 }
 
 /// The edits of `lists` in order, each once.

@@ -4,6 +4,7 @@
 use crate::model::Kind;
 
 use super::declare::kept_deprecated;
+use super::edit::FieldOption;
 use super::{Edit, Remedy, Site};
 
 /// The new declaration keeps its type under a fresh number and name; the old declaration comes
@@ -124,8 +125,14 @@ pub(crate) fn keep_old_add_new(site: &Site) -> Vec<Remedy> {
     let oneof = old
         .oneof()
         .filter(|o| new_message.fields().any(|f| f.oneof() == Some(*o)));
+    let mut restored = restored;
     if let Some(oneof) = oneof {
         summary.push_str(&format!(", both in oneof {oneof}"));
+        // A oneof's members say no label and no presence of their own.
+        restored.label = None;
+        restored
+            .options
+            .retain(|(option, _)| *option != FieldOption::FieldPresence);
     }
     edits.push(Edit::AddField {
         message,
