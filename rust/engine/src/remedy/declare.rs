@@ -26,9 +26,14 @@ pub(crate) fn field_type(field: FieldRef<'_>) -> Option<FieldType> {
     })
 }
 
-/// Whether two fields are declared with the same type and cardinality.
+/// Whether two fields are declared with the same type (a group never is).
 pub(crate) fn same_type(a: FieldRef<'_>, b: FieldRef<'_>) -> bool {
-    field_type(a).is_some() && field_type(a) == field_type(b) && a.cardinality() == b.cardinality()
+    field_type(a).is_some() && field_type(a) == field_type(b)
+}
+
+/// Whether two fields are declared with the same type and cardinality.
+pub(crate) fn same_shape(a: FieldRef<'_>, b: FieldRef<'_>) -> bool {
+    same_type(a, b) && a.cardinality() == b.cardinality()
 }
 
 /// `old` declared as `name = number` in a message of `syntax`, with `extra` options after its

@@ -3,7 +3,9 @@
 
 use crate::model::{FieldRef, Kind, Syntax};
 
-use super::declare::{default_value, ident, kept_deprecated, packable, packing, same_type};
+use super::declare::{
+    default_value, ident, kept_deprecated, packable, packing, same_shape, same_type,
+};
 use super::edit::{FieldOption, FileOption, Value};
 use super::print;
 use super::{Edit, Remedy, Site};
@@ -24,7 +26,7 @@ pub(crate) fn field_number_changed(site: &Site) -> Vec<Remedy> {
         return Vec::new();
     };
     let number = old.number();
-    if !same_type(old, new) {
+    if !same_shape(old, new) {
         // A new field under an old name: it gets a name of its own, and the old field stays.
         return renamed_beside_old(site, new, old);
     }
@@ -44,7 +46,7 @@ pub(crate) fn field_number_changed(site: &Site) -> Vec<Remedy> {
     // The old field renamed, keeping its number and data, and a new field under its old name:
     // the new field takes a name of its own, and nobody's data moves.
     if let Some(holder) =
-        holder.filter(|h| site.old_message.field_named(h.name()).is_none() && same_type(old, *h))
+        holder.filter(|h| site.old_message.field_named(h.name()).is_none() && same_shape(old, *h))
     {
         if let Some((name, _)) = site
             .reserved
