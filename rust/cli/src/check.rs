@@ -398,34 +398,33 @@ fn make_fixes(
     Ok(Some((edited, outcomes)))
 }
 
-/// What `--fix` made of each finding's fix, on stderr: each fix made once, then the findings
-/// whose fix it leaves, and why.
+/// What `--fix` made of each finding's fix, on stderr, each line once: the fixes made, those
+/// left as suggestions or left out (and why), and the findings no fix was proven for.
 fn say_outcomes(run: &Run, outcomes: &[Outcome]) {
-    let mut said: Vec<&str> = Vec::new();
+    let mut said: Vec<String> = Vec::new();
     for (index, outcome) in outcomes.iter().enumerate() {
         let line = match &outcome.status {
-            Status::Applied if !said.contains(&outcome.summary.as_str()) => {
-                said.push(&outcome.summary);
-                format!("applied: {}", outcome.summary)
-            }
-            Status::Applied | Status::Covered { .. } | Status::Advice => continue,
+            Status::Applied => format!("applied: {}", outcome.summary),
             Status::Suggested => format!(
-                "left as a suggestion (a warning; --fix-warnings makes it): {}: {}",
-                outcome.finding, outcome.summary
+                "left as a suggestion (a warning; --fix-warnings makes it): {}",
+                outcome.summary
             ),
-            Status::Left { why } => format!("not made: {}: {why}", outcome.finding),
-            Status::Unproven => format!(
-                "no proven fix: {}: {}",
-                outcome.finding,
-                run.fixes()
+            Status::Left { why } => format!("not made: {}: {why}", outcome.summary),
+            Status::Unproven => {
+                let tried = run
+                    .fixes()
                     .and_then(|f| f.list().get(index))
                     .and_then(|e| e.tried.first())
-                    .map(|t| format!("tried {}, refused: {}", t.summary, t.why))
-                    .unwrap_or_default()
-            ),
-            Status::Fix => continue,
+                    .map(|t| format!(": tried {}, refused: {}", t.summary, t.why))
+                    .unwrap_or_default();
+                format!("no proven fix for {}{tried}", run.short(index))
+            }
+            Status::Covered { .. } | Status::Advice | Status::Fix => continue,
         };
-        print_err(&format!("protocompat --fix: {}", printable(&line)));
+        if !said.contains(&line) {
+            print_err(&format!("protocompat --fix: {}", printable(&line)));
+            said.push(line);
+        }
     }
 }
 

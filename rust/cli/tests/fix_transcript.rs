@@ -140,11 +140,66 @@ fn what_fix_cannot_change_is_left_and_reported() {
     );
     assert_eq!(status, Some(1), "{shown}");
     assert!(
-        shown.contains("protocompat --fix: no finding has a remedy to apply"),
+        shown.contains("protocompat --fix: no failure has a proven fix to make"),
         "{shown}"
     );
     assert!(shown.contains("SYNTAX_CHANGED Order"), "{shown}");
-    assert!(shown.contains("fix: keep the old file's proto3"), "{shown}");
+    assert!(
+        shown.contains("advice: keep the old file's proto3"),
+        "{shown}"
+    );
     assert_eq!(fs::read_to_string(&new).unwrap(), written);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// `int32` widened to `int64` in proto3 is a warning under `pip246` and FULL: the broker takes
+/// the change, so a plain `--fix` writes nothing and says what `--fix-warnings` would write;
+/// with `--fix-warnings` the old field is kept beside the new one.
+#[test]
+fn a_plain_fix_leaves_a_warning_only_change_as_it_is() {
+    let dir = scratch("fix-warning-only");
+    let case = repo().join("tests/fixtures/fixes/widened_warning_only");
+    copy_dir(&case.join("old"), &dir.join("old"));
+    copy_dir(&case.join("new"), &dir.join("new"));
+    let written = fs::read_to_string(dir.join("new/order.proto")).unwrap();
+    let args = [
+        "check",
+        "--fix",
+        "--strategy",
+        "FULL",
+        "--profile",
+        "pip246",
+        "--against",
+        "old/order.proto",
+        "--against-include",
+        "old",
+        "-I",
+        "new",
+        "new/order.proto",
+    ];
+    let (status, shown) = run(&dir, &args);
+    assert_eq!(status, Some(0), "{shown}");
+    assert_eq!(
+        fs::read_to_string(dir.join("new/order.proto")).unwrap(),
+        written
+    );
+    assert!(
+        shown.contains("protocompat --fix: left as a suggestion (a warning; --fix-warnings makes it): keep field quantity as it was"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("no failure has a proven fix to make"),
+        "{shown}"
+    );
+    let mut with_warnings = args.to_vec();
+    with_warnings.insert(2, "--fix-warnings");
+    let (status, shown) = run(&dir, &with_warnings);
+    assert_eq!(status, Some(0), "{shown}");
+    let fixed = fs::read_to_string(dir.join("new/order.proto")).unwrap();
+    assert!(fixed.contains("int64 quantity_v2 = 3;"), "{fixed}");
+    assert!(
+        fixed.contains("int32 quantity = 2 [deprecated = true];"),
+        "{fixed}"
+    );
     let _ = fs::remove_dir_all(&dir);
 }

@@ -33,21 +33,6 @@ pub enum Status {
     Advice,
 }
 
-impl Status {
-    /// One word, as the JSON report's `status` says it.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Status::Fix => "fix",
-            Status::Suggested => "suggested",
-            Status::Applied => "applied",
-            Status::Covered { .. } => "covered",
-            Status::Left { .. } => "left",
-            Status::Unproven => "unproven",
-            Status::Advice => "advice",
-        }
-    }
-}
-
 /// Settles the fixes marked [`Status::Fix`] as `--fix` would make them: a fix without a place
 /// in editable source, or whose edits overlap one taken before it, is left; the rest are
 /// proven together, and those that do not hold with the ones before them are left too.

@@ -28,3 +28,66 @@ pub fn verify(before: &[u8], edits: &[Edit], after: &[u8]) -> Result<(), String>
     };
     Err(format!("{}{more}", shown.join("; ")))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protocompat::model::SchemaData;
+    use protox::file::{ChainFileResolver, File, FileResolver};
+
+    /// `text` as `order.proto`, compiled by protox and wrapped as schema data.
+    fn data(text: &str) -> Vec<u8> {
+        struct One(String);
+        impl FileResolver for One {
+            fn open_file(&self, name: &str) -> Result<File, protox::Error> {
+                if name == "order.proto" {
+                    File::from_source(name, &self.0)
+                } else {
+                    Err(protox::Error::file_not_found(name))
+                }
+            }
+        }
+        let mut resolver = ChainFileResolver::new();
+        resolver.add(One(text.to_owned()));
+        let mut compiler = protox::Compiler::with_file_resolver(resolver);
+        compiler.include_imports(true);
+        compiler.open_file("order.proto").unwrap();
+        SchemaData {
+            descriptor_set: compiler.encode_file_descriptor_set(),
+            root_message: "shop.Order".into(),
+            root_file: "order.proto".into(),
+        }
+        .to_json()
+        .into_bytes()
+    }
+
+    const BEFORE: &str =
+        "syntax = \"proto3\";\npackage shop;\nmessage Order { string note = 5; }\n";
+
+    fn renumbered() -> Vec<Edit> {
+        vec![Edit::SetNumber {
+            message: "shop.Order".into(),
+            field: "note".into(),
+            number: 4,
+        }]
+    }
+
+    #[test]
+    fn the_files_must_say_what_the_fixes_meant_and_nothing_else() {
+        let before = data(BEFORE);
+        let edits = renumbered();
+        let exact = "syntax = \"proto3\";\npackage shop;\nmessage Order { string note = 4; }\n";
+        assert_eq!(verify(&before, &edits, &data(exact)), Ok(()));
+        let planted = "syntax = \"proto3\";\npackage shop;\noption java_package = \"x\";\n\
+                       message Order { string note = 4; }\nmessage Injected {}\n";
+        let why = verify(&before, &edits, &data(planted)).unwrap_err();
+        assert!(why.contains("shop.Injected"), "{why}");
+        assert!(
+            why.contains("java_package") || why.contains("file option"),
+            "{why}"
+        );
+        let misplaced = "syntax = \"proto3\";\npackage shop;\nmessage Order { string note = 6; }\n";
+        let why = verify(&before, &edits, &data(misplaced)).unwrap_err();
+        assert!(why.contains("shop.Order.note"), "{why}");
+    }
+}

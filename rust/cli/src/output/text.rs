@@ -26,14 +26,6 @@ pub fn render(run: &Run) -> String {
                 .map(|l| format!("    {l}")),
         );
     }
-    for outcome in &run.fixed {
-        lines.push(format!(
-            "--fix {}: {}: {}",
-            outcome.status.name(),
-            outcome.finding,
-            printable(&outcome.summary)
-        ));
-    }
     let unlisted = run.unlisted();
     if unlisted > 0 {
         lines.push(format!("… and {unlisted} more findings not shown"));
