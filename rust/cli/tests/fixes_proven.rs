@@ -178,7 +178,7 @@ fn make(fix: &Value) -> Result<(), String> {
             })
             .collect();
         // Last first, so that earlier offsets hold; at one place, the later edit first.
-        spans.sort_by(|a, b| (b.0, b.2).cmp(&(a.0, a.2)));
+        spans.sort_by_key(|s| std::cmp::Reverse((s.0, s.2)));
         for (start, end, _, new) in spans {
             text.replace_range(start..end, new);
         }

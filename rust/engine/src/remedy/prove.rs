@@ -115,6 +115,9 @@ fn short(finding: &Finding) -> String {
     crate::text::bound(&text, 200)
 }
 
+/// What a re-check found, or why none was made; shared by the findings that ask again.
+type Outcome = Rc<Result<Findings, String>>;
+
 /// The new schema as edits apply to it.
 struct Base {
     data: SchemaData,
@@ -133,7 +136,7 @@ pub(crate) struct Proof<'d> {
     left: Cell<u64>,
     /// What each set of edits was found to leave, so that a remedy two findings share (FULL's
     /// two directions) is checked once.
-    tried: RefCell<HashMap<Vec<Edit>, Rc<Result<Findings, String>>>>,
+    tried: RefCell<HashMap<Vec<Edit>, Outcome>>,
     /// How many re-checks were made, for the closing figures.
     rechecks: Cell<u64>,
 }
@@ -219,7 +222,7 @@ impl<'d> Proof<'d> {
 
     /// The findings of the check of the new schema with `edits` made, or why there are none;
     /// worked out once per set of edits (a spent budget stays spent, so its answer keeps).
-    fn after(&self, edits: &[Edit]) -> Rc<Result<Findings, String>> {
+    fn after(&self, edits: &[Edit]) -> Outcome {
         if let Some(known) = self.tried.borrow().get(edits) {
             return known.clone();
         }
