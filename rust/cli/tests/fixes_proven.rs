@@ -252,22 +252,8 @@ fn compare(
             problems.push(format!("{name}: {id}: still there\n{shown}"));
         }
     }
-    // A warning of pip246's guard where a removed finding was is uncovered, not added: the
-    // guard says nothing where the profile's own rules found something.
-    let place = |f: &Value| {
-        (
-            f["path"].clone(),
-            f["direction"].clone(),
-            f["existing"]["index"].clone(),
-        )
-    };
-    let removed: Vec<_> = before
-        .iter()
-        .filter(|(id, _)| !after.contains_key(*id))
-        .map(|(_, (_, f))| place(f))
-        .collect();
-    for (id, (failure, finding)) in after {
-        if !before.contains_key(id) && (*failure || !removed.contains(&place(finding))) {
+    for id in after.keys() {
+        if !before.contains_key(id) {
             problems.push(format!("{name}: {id}: new\n{shown}"));
         }
     }

@@ -107,12 +107,30 @@ fn to_make(report: &Value) -> Vec<String> {
         .collect()
 }
 
-/// Per rule: candidates tried, proven, refused by the re-check.
+/// Per rule: candidates tried, proven, refused by the re-check (by why).
 #[derive(Default)]
 struct Tally {
     tried: usize,
     proven: usize,
     refused: usize,
+    why: BTreeMap<&'static str, usize>,
+}
+
+/// The kind of a re-check's refusal.
+fn kind(why: &str) -> &'static str {
+    if why.starts_with("it adds") {
+        "adds a finding"
+    } else if why.starts_with("the re-check still finds") {
+        "finding stays"
+    } else if why.starts_with("it cannot be written") {
+        "not writable"
+    } else if why.starts_with("it cannot be made") {
+        "not applicable"
+    } else if why.starts_with("not tried") {
+        "budget"
+    } else {
+        "schema refused"
+    }
 }
 
 fn tally(tallies: &mut BTreeMap<String, Tally>, report: &Value) {
@@ -121,7 +139,12 @@ fn tally(tallies: &mut BTreeMap<String, Tally>, report: &Value) {
             let t = tallies
                 .entry(f["rule"].as_str().unwrap_or("").to_owned())
                 .or_default();
-            let refused = f["fix_status"]["tried"].as_array().map_or(0, Vec::len);
+            let tried = f["fix_status"]["tried"].as_array().cloned().unwrap_or_default();
+            let refused = tried.len();
+            for candidate in &tried {
+                let why = kind(candidate["why"].as_str().unwrap_or(""));
+                *t.why.entry(why).or_default() += 1;
+            }
             let proven = f["fixes"]
                 .as_array()
                 .into_iter()
@@ -247,13 +270,20 @@ fn main() -> ExitCode {
         println!("fix_property:   left without a fix to make: {rule} {n}");
     }
     for (rule, t) in &tallies {
+        let why: Vec<String> = t.why.iter().map(|(k, n)| format!("{k} {n}")).collect();
         println!(
-            "fix_property:   {rule}: {} candidates tried, {} proven, {} refused by the re-check",
-            t.tried, t.proven, t.refused
+            "fix_property:   {rule}: {} candidates tried, {} proven, {} refused by the re-check ({})",
+            t.tried,
+            t.proven,
+            t.refused,
+            why.join(", ")
         );
     }
     for failure in failed.iter().take(5) {
         eprintln!("{failure}\n");
+    }
+    for failure in &failed {
+        eprintln!("fix_property: failed: {}", failure.lines().next().unwrap_or(""));
     }
     if failed.is_empty() {
         ExitCode::SUCCESS

@@ -33,6 +33,19 @@ pub(crate) fn oneof_conflict(site: &Site) -> Vec<Remedy> {
     };
     let message = site.message();
     let syntax = site.new_syntax();
+    if site.new_is_writer {
+        // A oneof cannot hold a repeated field (or a map): no edit puts it back there.
+        let repeated = members(site.old_message, site.new_message, oneof)
+            .into_iter()
+            .find(|(_, new)| new.oneof() != Some(oneof) && new.is_repeated());
+        if let Some((_, field)) = repeated {
+            return vec![Remedy::advice(format!(
+                "field {} is repeated now, and a oneof cannot hold it: keep it singular, in \
+                 oneof {oneof} as the old side has it, and add the repeated field as a new one",
+                field.name()
+            ))];
+        }
+    }
     let edits: Vec<Edit> = if site.new_is_writer {
         // The old reader holds them in one oneof: the new writer puts them back in it.
         members(site.old_message, site.new_message, oneof)
