@@ -119,6 +119,15 @@ impl Strategy {
             Strategy::Undefined | Strategy::AlwaysIncompatible | Strategy::AlwaysCompatible => &[],
         }
     }
+
+    /// Whether the broker compares a new schema with every version it holds (the `_TRANSITIVE`
+    /// strategies), not with the latest one only.
+    pub fn is_transitive(self) -> bool {
+        matches!(
+            self,
+            Strategy::BackwardTransitive | Strategy::ForwardTransitive | Strategy::FullTransitive
+        )
+    }
 }
 
 impl FromStr for Strategy {

@@ -5,7 +5,7 @@ use protocompat::Report;
 use serde_json::{json, Value};
 
 use super::{AuditArgs, TopicAudit};
-use crate::{broker, safe};
+use crate::safe;
 
 /// A version's findings named as the broker's report names them, but with versions; each
 /// finding's example indented under it, as `check` shows it.
@@ -38,7 +38,7 @@ fn compared_versions(audit: &TopicAudit, version: i64) -> Vec<i64> {
         .copied()
         .filter(|v| *v < version)
         .collect();
-    if broker::is_transitive(audit.strategy) {
+    if audit.strategy.is_transitive() {
         before
     } else {
         before.last().copied().into_iter().collect()

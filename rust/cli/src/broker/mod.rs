@@ -265,18 +265,11 @@ pub fn on_upload<'a>(strategy: Strategy, held: &'a [Loaded], new: &[u8]) -> Uplo
         return Upload::Stored(stored);
     }
     // A strategy that compares nothing keeps what it was given, as the engine reports it.
-    if is_transitive(strategy) || held.is_empty() || strategy.directions().is_empty() {
+    if strategy.is_transitive() || held.is_empty() || strategy.directions().is_empty() {
         Upload::Compared(held)
     } else {
         Upload::Compared(&held[held.len() - 1..])
     }
-}
-
-pub fn is_transitive(strategy: Strategy) -> bool {
-    matches!(
-        strategy,
-        Strategy::BackwardTransitive | Strategy::ForwardTransitive | Strategy::FullTransitive
-    )
 }
 
 #[cfg(test)]
