@@ -117,7 +117,7 @@ fn scalar_default(text: &str, scalar: Scalar) -> Option<DefaultValue> {
     })
 }
 
-fn integer(text: &str) -> Option<i128> {
+pub(crate) fn integer(text: &str) -> Option<i128> {
     let (negative, digits) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, text),
@@ -139,7 +139,7 @@ fn integer(text: &str) -> Option<i128> {
     Some(if negative { -magnitude } else { magnitude })
 }
 
-fn float(text: &str) -> Option<f64> {
+pub(crate) fn float(text: &str) -> Option<f64> {
     match text {
         "inf" => Some(f64::INFINITY),
         "-inf" => Some(f64::NEG_INFINITY),
@@ -155,7 +155,7 @@ fn float(text: &str) -> Option<f64> {
 }
 
 /// protoc stores a bytes default C-escaped (`CEscape`); this reverses it.
-fn unescape(text: &str) -> Option<Vec<u8>> {
+pub(crate) fn unescape(text: &str) -> Option<Vec<u8>> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

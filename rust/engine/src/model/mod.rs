@@ -36,6 +36,10 @@ use crate::text::bound;
 
 pub use crate::limits::Counts;
 pub use defaults::DefaultValue;
+/// How a default's text is read, for what compares defaults outside the model.
+pub(crate) mod default_text {
+    pub(crate) use super::defaults::{float, integer, unescape};
+}
 pub use features::{
     EnumType, Features, FieldPresence, JavaUtf8Validation, MessageEncoding, RepeatedFieldEncoding,
     Syntax, Unrecognized, Utf8Validation,
