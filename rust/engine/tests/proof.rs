@@ -25,7 +25,7 @@ fn recheck<'d>(old: &'d [u8], new: &'d [u8], work: u64) -> Recheck<'d> {
     }
 }
 
-fn first<'r>(report: &'r Report, rule: RuleId) -> &'r Finding {
+fn first(report: &Report, rule: RuleId) -> &Finding {
     report
         .failures
         .iter()
