@@ -12,8 +12,12 @@ pub(crate) mod tag {
         pub const SERVICE: u32 = 6;
         pub const EXTENSION: u32 = 7;
         pub const OPTIONS: u32 = 8;
+        pub const SOURCE_CODE_INFO: u32 = 9;
+        pub const PUBLIC_DEPENDENCY: u32 = 10;
+        pub const WEAK_DEPENDENCY: u32 = 11;
         pub const SYNTAX: u32 = 12;
         pub const EDITION: u32 = 14;
+        pub const OPTION_DEPENDENCY: u32 = 15;
     }
     pub mod file_options {
         pub const JAVA_STRING_CHECK_UTF8: u32 = 27;
@@ -28,6 +32,8 @@ pub(crate) mod tag {
         pub const EXTENSION: u32 = 6;
         pub const OPTIONS: u32 = 7;
         pub const ONEOF_DECL: u32 = 8;
+        pub const RESERVED_RANGE: u32 = 9;
+        pub const RESERVED_NAME: u32 = 10;
     }
     pub mod message_options {
         pub const MESSAGE_SET_WIRE_FORMAT: u32 = 1;

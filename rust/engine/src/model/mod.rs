@@ -36,6 +36,7 @@ use crate::text::bound;
 
 pub use crate::limits::Counts;
 pub use defaults::DefaultValue;
+pub(crate) use descriptor_proto::tag;
 /// How a default's text is read, for what compares defaults outside the model.
 pub(crate) mod default_text {
     pub(crate) use super::defaults::{float, integer, unescape};

@@ -1,47 +1,16 @@
-//! descriptor.proto's field numbers and enum values, as the tree's code reads and writes them.
+//! descriptor.proto's field numbers (the model's, `model/descriptor_proto.rs`) and the enum
+//! values and option numbers the tree's code writes.
 
 pub mod file {
-    pub const NAME: u32 = 1;
-    pub const PACKAGE: u32 = 2;
-    pub const DEPENDENCY: u32 = 3;
-    pub const MESSAGE_TYPE: u32 = 4;
-    pub const ENUM_TYPE: u32 = 5;
-    pub const SERVICE: u32 = 6;
-    pub const EXTENSION: u32 = 7;
-    pub const OPTIONS: u32 = 8;
-    pub const SOURCE_CODE_INFO: u32 = 9;
-    pub const PUBLIC_DEPENDENCY: u32 = 10;
-    pub const WEAK_DEPENDENCY: u32 = 11;
-    pub const SYNTAX: u32 = 12;
-    pub const EDITION: u32 = 14;
-    pub const OPTION_DEPENDENCY: u32 = 15;
+    pub use crate::model::tag::file::*;
 }
 
 pub mod message {
-    pub const NAME: u32 = 1;
-    pub const FIELD: u32 = 2;
-    pub const NESTED_TYPE: u32 = 3;
-    pub const ENUM_TYPE: u32 = 4;
-    pub const EXTENSION_RANGE: u32 = 5;
-    pub const EXTENSION: u32 = 6;
-    pub const OPTIONS: u32 = 7;
-    pub const ONEOF_DECL: u32 = 8;
-    pub const RESERVED_RANGE: u32 = 9;
-    pub const RESERVED_NAME: u32 = 10;
+    pub use crate::model::tag::message::*;
 }
 
 pub mod field {
-    pub const NAME: u32 = 1;
-    pub const EXTENDEE: u32 = 2;
-    pub const NUMBER: u32 = 3;
-    pub const LABEL: u32 = 4;
-    pub const TYPE: u32 = 5;
-    pub const TYPE_NAME: u32 = 6;
-    pub const DEFAULT_VALUE: u32 = 7;
-    pub const OPTIONS: u32 = 8;
-    pub const ONEOF_INDEX: u32 = 9;
-    pub const JSON_NAME: u32 = 10;
-    pub const PROTO3_OPTIONAL: u32 = 17;
+    pub use crate::model::tag::field::*;
 
     pub const LABEL_OPTIONAL: u64 = 1;
     pub const LABEL_REQUIRED: u64 = 2;
@@ -53,22 +22,19 @@ pub mod field {
 }
 
 pub mod enums {
-    pub const VALUE: u32 = 2;
-    pub const OPTIONS: u32 = 3;
+    pub use crate::model::tag::enums::*;
 }
 
 pub mod enum_value {
-    pub const NAME: u32 = 1;
-    pub const NUMBER: u32 = 2;
+    pub use crate::model::tag::enum_value::*;
 }
 
 pub mod service {
-    pub const METHOD: u32 = 2;
+    pub use crate::model::tag::service::*;
 }
 
 pub mod method {
-    pub const INPUT_TYPE: u32 = 2;
-    pub const OUTPUT_TYPE: u32 = 3;
+    pub use crate::model::tag::method::*;
 }
 
 pub mod options {
