@@ -113,24 +113,7 @@ struct Tally {
     tried: usize,
     proven: usize,
     refused: usize,
-    why: BTreeMap<&'static str, usize>,
-}
-
-/// The kind of a re-check's refusal.
-fn kind(why: &str) -> &'static str {
-    if why.starts_with("it adds") {
-        "adds a finding"
-    } else if why.starts_with("the re-check still finds") {
-        "finding stays"
-    } else if why.starts_with("it cannot be written") {
-        "not writable"
-    } else if why.starts_with("it cannot be made") {
-        "not applicable"
-    } else if why.starts_with("not tried") {
-        "budget"
-    } else {
-        "schema refused"
-    }
+    why: BTreeMap<String, usize>,
 }
 
 fn tally(tallies: &mut BTreeMap<String, Tally>, report: &Value) {
@@ -142,7 +125,7 @@ fn tally(tallies: &mut BTreeMap<String, Tally>, report: &Value) {
             let tried = f["fix_status"]["tried"].as_array().cloned().unwrap_or_default();
             let refused = tried.len();
             for candidate in &tried {
-                let why = kind(candidate["why"].as_str().unwrap_or(""));
+                let why = candidate["kind"].as_str().unwrap_or("").to_owned();
                 *t.why.entry(why).or_default() += 1;
             }
             let proven = f["fixes"]

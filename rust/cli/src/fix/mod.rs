@@ -43,11 +43,13 @@ impl Fix {
     }
 }
 
-/// A candidate the re-check refused, and why.
+/// A candidate the re-check refused, and why (`kind`: `adds_finding`, `finding_stays`,
+/// `not_writable`, `not_applicable`, `schema_refused`, `budget`).
 #[derive(Debug, Clone, Serialize)]
 pub struct Tried {
     pub summary: String,
     pub why: String,
+    pub kind: &'static str,
 }
 
 /// What a finding's remedies came to: its proven fix and what became of it, advice, and the
@@ -158,6 +160,7 @@ impl<'a> Fixes<'a> {
                 .map(|r| Tried {
                     summary: r.remedy.summary,
                     why: r.why,
+                    kind: r.kind.name(),
                 })
                 .collect::<Vec<_>>();
             let status = match (&fix, warning && !scope.warnings) {

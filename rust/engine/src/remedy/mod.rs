@@ -29,7 +29,7 @@ pub(crate) mod unfixable;
 
 pub use edit::{Edit, EnumOption, FieldOption, FieldType, FileOption, Label, NewField, Value};
 pub use planner::{Planner, Together};
-pub use prove::{Recheck, PROOF_WORK};
+pub use prove::{Recheck, RefusalKind, PROOF_WORK};
 pub(crate) use site::Site;
 
 /// One way to make a finding go away.
@@ -75,6 +75,7 @@ pub struct Planned {
 pub struct Refused {
     pub remedy: Remedy,
     pub why: String,
+    pub kind: RefusalKind,
 }
 
 #[cfg(test)]

@@ -111,9 +111,10 @@ impl<'d> Planner<'d> {
             } else if planned.fix.is_none() {
                 match self.proof.prove(&candidate.edits, &[finding]) {
                     Ok(()) => planned.fix = Some(candidate),
-                    Err(why) => planned.refused.push(Refused {
+                    Err(refusal) => planned.refused.push(Refused {
                         remedy: candidate,
-                        why,
+                        why: refusal.why,
+                        kind: refusal.kind,
                     }),
                 }
             }
@@ -160,8 +161,9 @@ impl<'d> Planner<'d> {
                     made_for = wanted;
                     taken[index] = true;
                 }
-                Err(why) => {
-                    refused.insert(index, format!("with the fixes made before it, {why}"));
+                Err(refusal) => {
+                    let why = format!("with the fixes made before it, {}", refusal.why);
+                    refused.insert(index, why);
                 }
             }
         }

@@ -42,6 +42,51 @@ pub struct Recheck<'d> {
     pub work: u64,
 }
 
+/// Why the re-check refused a candidate, by kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RefusalKind {
+    /// A finding appears that was not there before.
+    AddsFinding,
+    /// The finding it is for is still there.
+    FindingStays,
+    /// A name it would write is not an identifier.
+    NotWritable,
+    /// Its edits cannot be made to the new schema (protoc would refuse them).
+    NotApplicable,
+    /// The schema it makes is refused by the check (a limit, a bad schema).
+    SchemaRefused,
+    /// Not tried: the re-checks' budget is spent.
+    Budget,
+}
+
+impl RefusalKind {
+    /// As the JSON report names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RefusalKind::AddsFinding => "adds_finding",
+            RefusalKind::FindingStays => "finding_stays",
+            RefusalKind::NotWritable => "not_writable",
+            RefusalKind::NotApplicable => "not_applicable",
+            RefusalKind::SchemaRefused => "schema_refused",
+            RefusalKind::Budget => "budget",
+        }
+    }
+}
+
+/// A refusal: its kind, and the sentence that says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub kind: RefusalKind,
+    pub why: String,
+}
+
+fn refusal(kind: RefusalKind, why: impl Into<String>) -> Refusal {
+    Refusal {
+        kind,
+        why: why.into(),
+    }
+}
+
 /// A finding as re-checks recognise it: everything but its example and the digest of the
 /// new schema, which every edit changes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -116,7 +161,7 @@ fn short(finding: &Finding) -> String {
 }
 
 /// What a re-check found, or why none was made; shared by the findings that ask again.
-type Outcome = Rc<Result<Findings, String>>;
+type Outcome = Rc<Result<Findings, Refusal>>;
 
 /// The new schema as edits apply to it.
 struct Base {
@@ -129,7 +174,7 @@ pub(crate) struct Proof<'d> {
     existing: Vec<&'d [u8]>,
     strategy: Strategy,
     /// `Err`: why no edit of the new schema can be tried.
-    base: Result<Base, String>,
+    base: Result<Base, Refusal>,
     before: Findings,
     /// A re-check's likely cost, and what is left to spend.
     per_check: u64,
@@ -144,10 +189,15 @@ pub(crate) struct Proof<'d> {
 impl<'d> Proof<'d> {
     pub(crate) fn new(recheck: &Recheck<'d>, report: &Report) -> Proof<'d> {
         let base = SchemaData::parse(recheck.new)
-            .map_err(|e| format!("the new schema's data cannot be read again: {}", e.message))
+            .map_err(|e| {
+                let why = format!("the new schema's data cannot be read again: {}", e.message);
+                refusal(RefusalKind::NotApplicable, why)
+            })
             .and_then(|data| {
-                let tree = Tree::parse(&data.descriptor_set)
-                    .map_err(|e| format!("the new schema's descriptors cannot be edited: {e}"))?;
+                let tree = Tree::parse(&data.descriptor_set).map_err(|e| {
+                    let why = format!("the new schema's descriptors cannot be edited: {e}");
+                    refusal(RefusalKind::NotApplicable, why)
+                })?;
                 Ok(Base { data, tree })
             });
         Proof {
@@ -170,17 +220,18 @@ impl<'d> Proof<'d> {
     }
 
     /// `Ok` if `edits` remove every one of `targets` and add no finding; else why not.
-    pub(crate) fn prove(&self, edits: &[Edit], targets: &[&Finding]) -> Result<(), String> {
+    pub(crate) fn prove(&self, edits: &[Edit], targets: &[&Finding]) -> Result<(), Refusal> {
         let after = self.after(edits);
         let after = after.as_ref().as_ref().map_err(Clone::clone)?;
         if let Some(target) = targets.iter().find(|t| after.holds(t)) {
-            return Err(format!("the re-check still finds {}", short(target)));
+            let why = format!("the re-check still finds {}", short(target));
+            return Err(refusal(RefusalKind::FindingStays, why));
         }
         self.adds_nothing(after)
     }
 
     /// Whether the check with `edits` made still finds `finding`; `Err` when it cannot tell.
-    pub(crate) fn leaves(&self, edits: &[Edit], finding: &Finding) -> Result<bool, String> {
+    pub(crate) fn leaves(&self, edits: &[Edit], finding: &Finding) -> Result<bool, Refusal> {
         let after = self.after(edits);
         let after = after.as_ref().as_ref().map_err(Clone::clone)?;
         Ok(after.holds(finding))
@@ -189,21 +240,23 @@ impl<'d> Proof<'d> {
     /// Whether `after` holds nothing `before` did not. Strictly: a warning of `pip246`'s guard
     /// that the profile's own finding at the same place kept unsaid before (docs/rules.md,
     /// "No silent data loss") counts as added too, since the user sees it only after the fix.
-    fn adds_nothing(&self, after: &Findings) -> Result<(), String> {
+    fn adds_nothing(&self, after: &Findings) -> Result<(), Refusal> {
         if let Some((_, named, warning)) = after
             .listed
             .iter()
             .find(|(key, _, _)| !self.before.keys.contains(key))
         {
             let kind = if *warning { "warning" } else { "failure" };
-            return Err(format!("it adds {named} (a {kind})"));
+            let why = format!("it adds {named} (a {kind})");
+            return Err(refusal(RefusalKind::AddsFinding, why));
         }
         if after.failures > self.before.failures || after.warnings > self.before.warnings {
-            return Err(format!(
+            let why = format!(
                 "it adds findings past the first ones listed ({} failures and {} warnings \
                  after it, {} and {} before)",
                 after.failures, after.warnings, self.before.failures, self.before.warnings
-            ));
+            );
+            return Err(refusal(RefusalKind::AddsFinding, why));
         }
         Ok(())
     }
@@ -221,18 +274,28 @@ impl<'d> Proof<'d> {
         outcome
     }
 
-    fn recheck(&self, edits: &[Edit]) -> Result<Findings, String> {
-        print::check(edits).map_err(|e| format!("it cannot be written: {e}"))?;
+    fn recheck(&self, edits: &[Edit]) -> Result<Findings, Refusal> {
+        print::check(edits).map_err(|e| {
+            refusal(
+                RefusalKind::NotWritable,
+                format!("it cannot be written: {e}"),
+            )
+        })?;
         let base = self.base.as_ref().map_err(Clone::clone)?;
         if self.left.get() < self.per_check {
-            return Err(
-                "not tried: the re-checks' budget is spent (a costly history), so this edit \
-                 is not proven"
-                    .to_owned(),
-            );
+            return Err(refusal(
+                RefusalKind::Budget,
+                "not tried: the re-checks' budget is spent (a costly history), so this edit is \
+                 not proven",
+            ));
         }
         let mut tree = base.tree.clone();
-        apply(&mut tree, edits).map_err(|e| format!("it cannot be made: {e}"))?;
+        apply(&mut tree, edits).map_err(|e| {
+            refusal(
+                RefusalKind::NotApplicable,
+                format!("it cannot be made: {e}"),
+            )
+        })?;
         let data = SchemaData {
             descriptor_set: tree.encode(),
             root_message: base.data.root_message.clone(),
@@ -246,10 +309,11 @@ impl<'d> Proof<'d> {
         let spent = self.checker.stats().last_check_work;
         self.left.set(self.left.get().saturating_sub(spent));
         let report = checked.map_err(|e| {
-            format!(
+            let why = format!(
                 "the schema it makes is refused: {}",
                 crate::text::bound(&e.to_string(), 300)
-            )
+            );
+            refusal(RefusalKind::SchemaRefused, why)
         })?;
         Ok(Findings::of(&report))
     }
