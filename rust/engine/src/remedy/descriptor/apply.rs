@@ -66,10 +66,12 @@ pub fn apply(tree: &mut Tree, edits: &[Edit]) -> Result<(), String> {
             Target::Field { message, .. } | Target::Message(message) => message,
             _ => continue,
         };
-        let synthetic = tree.scope(scope).map(synthetic_oneofs).unwrap_or_default();
-        let plan = plans.entry(scope.clone()).or_default();
+        // The message's oneofs as they were, worked out once per message.
+        let plan = plans.entry(scope.clone()).or_insert_with(|| Plan {
+            synthetic: tree.scope(scope).map(synthetic_oneofs).unwrap_or_default(),
+            ..Plan::default()
+        });
         plan.first_edit = i;
-        plan.synthetic = synthetic;
     }
     let mut renamed = Renamed::default();
     for (edit, target) in edits.iter().zip(&targets) {

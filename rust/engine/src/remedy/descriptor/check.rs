@@ -12,21 +12,46 @@ use crate::remedy::edit::Edit;
 use crate::text::bound;
 
 pub(super) fn validate(tree: &Tree, edits: &[Edit], targets: &[Target]) -> Result<(), String> {
+    // Each changed declaration is looked at once, whatever number of edits changed it (a oneof
+    // of thousands of fields moved is one message to check, not thousands), and a refusal
+    // names the first edit that changed it.
+    let mut checked: HashSet<Checked> = HashSet::new();
     for (edit, target) in edits.iter().zip(targets) {
-        let result = match target {
+        let check = match target {
             Target::Field { message, .. } | Target::Message(message) => {
-                check_message(tree, message).and_then(|()| check_scope(tree, message))
+                Checked::Message(message.clone())
             }
-            Target::Enum(path) | Target::EnumValue { path, .. } => {
-                check_enum(tree, path).and_then(|()| check_scope(tree, &path.scope))
-            }
-            Target::Type(TypeAt::Message(scope)) => check_scope(tree, &parent(scope)),
-            Target::Type(TypeAt::Enum(path)) => check_scope(tree, &path.scope),
-            Target::File(_) => Ok(()),
+            Target::Enum(path) | Target::EnumValue { path, .. } => Checked::Enum(path.clone()),
+            Target::Type(TypeAt::Message(scope)) => Checked::Scope(parent(scope)),
+            Target::Type(TypeAt::Enum(path)) => Checked::Scope(path.scope.clone()),
+            Target::File(_) => continue,
         };
-        result.map_err(|why| refuse(edit, &why))?;
+        if checked.insert(check.clone()) {
+            check_checked(tree, &check).map_err(|why| refuse(edit, &why))?;
+        }
     }
     Ok(())
+}
+
+/// A declaration [`validate`] looks at.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Checked {
+    /// A message's fields, and the names of its scope.
+    Message(Scope),
+    /// An enum's values, and the names of its scope.
+    Enum(EnumPath),
+    /// The names declared in a scope.
+    Scope(Scope),
+}
+
+fn check_checked(tree: &Tree, check: &Checked) -> Result<(), String> {
+    match check {
+        Checked::Message(message) => {
+            check_message(tree, message).and_then(|()| check_scope(tree, message))
+        }
+        Checked::Enum(path) => check_enum(tree, path).and_then(|()| check_scope(tree, &path.scope)),
+        Checked::Scope(scope) => check_scope(tree, scope),
+    }
 }
 
 fn parent(scope: &Scope) -> Scope {
