@@ -38,6 +38,7 @@ impl<'a> Builder<'a> {
         let (full_name, name_at) = self.join(scope, name);
         let element = Element::named(full_name);
         self.identifier(ctx, &element, "an enum", name)?;
+        let name_id = self.ids.declare(name);
         let mut features = *parent;
         if let Some(options) = options {
             for field in Fields::new(options) {
@@ -130,6 +131,7 @@ impl<'a> Builder<'a> {
         self.model.beyond_fields |= features.unrecognized.is_some();
         let id = self.model.enums.len() as u32;
         self.declared_in.push((scope, Symbol::Enum(id)));
+        self.model.enum_ids.push(name_id);
         self.model.enums.push(Enum {
             full_name,
             name_at,

@@ -58,6 +58,7 @@ impl<'a> Builder<'a> {
         let id = self.model.messages.len() as u32;
         let element = Element::named(full_name);
         self.identifier(ctx, &element, "a message", name)?;
+        let name_id = self.ids.declare(name);
         let mut features = *parent;
         let mut map_entry = false;
         let mut message_set = false;
@@ -109,6 +110,7 @@ impl<'a> Builder<'a> {
         self.model.beyond_fields |=
             extension_ranges || message_set || features.unrecognized.is_some();
         self.declared_in.push((scope, Symbol::Message(id)));
+        self.model.message_ids.push(name_id);
         self.model.messages.push(Message {
             full_name,
             name_at,
@@ -138,6 +140,7 @@ impl<'a> Builder<'a> {
         self.sort_fields(ctx, id)?;
         self.mark_real_oneofs(id);
 
+        self.ids.enter_message(name);
         for child in children {
             let (number, bytes) = self.children[child];
             match number {
@@ -149,6 +152,7 @@ impl<'a> Builder<'a> {
                 _ => {}
             }
         }
+        self.ids.leave();
         self.children.truncate(mark);
         self.tally.leave();
         Ok(id)
