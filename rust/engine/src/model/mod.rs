@@ -118,10 +118,7 @@ pub fn build_both_ways(
 
 fn find_root(model: &Model, root_message: &str, root_file: &str) -> Result<u32, DecodeError> {
     let messages = (0..model.message_count() as u32).map(|id| model.message(id));
-    // By id: a full name may be 32 KB, and a thousand messages may share its length and all
-    // but its last part.
-    let wanted = name_id::NameId::of(root_message);
-    let found = messages.clone().find(|m| m.name_id() == wanted);
+    let found = messages.clone().find(|m| m.full_name() == root_message);
     match found {
         Some(message) if message.file().name() == root_file => Ok(message.id()),
         Some(message) => Err(DecodeError::invalid(format!(

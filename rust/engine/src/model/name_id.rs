@@ -2,84 +2,173 @@
 //!
 //! The rules ask, for every field pair of every compared pair of schemas, whether two message
 //! or enum types have the same full name (FIELD_KIND_CHANGED, which types the walk pairs,
-//! ROOT_MESSAGE_CHANGED). A full name holds every enclosing scope's name: 32 nested messages
-//! named with a kilobyte each make 32 KB full names out of 32 KB of schema, and a thousand
-//! fields of that type made each pair of schemas compare 32 MB, none of it charged.
+//! ROOT_MESSAGE_CHANGED). A full name holds every enclosing scope's name: 31 messages named
+//! with a kilobyte each, one inside the next, make a 31 KB full name out of 31 KB of schema,
+//! and a thousand fields of that type made each pair of schemas compare 31 MB, none of it
+//! charged.
 //!
-//! So each message and enum gets, as it is read, the id of its full name: the first 128 bits
-//! of the SHA-256 of the full name's text. Two schemas decoded apart give a type the same id
-//! whatever else they hold, and nobody can make two full names share one (SHA-256 resists
-//! collisions, and 128 bits of it leave 2^64 tries, far past anyone's reach): comparing ids is
-//! comparing names. The text is never hashed whole: SHA-256 absorbs its input in order, so the
-//! hasher's state after `scope.` is kept for the scope being read, and a declaration's id
-//! costs cloning that state and absorbing its own simple name. Computing every id of a
-//! schema costs the bytes of its simple names and packages, not those of its full names.
+//! So each message and enum gets, as it is read, the id of its full name, a function of the
+//! name's text alone: two schemas decoded apart give a type the same id, and `a.b.C` has one id
+//! whether `b` is a package or a message. An id is made from its scope's id and its own simple
+//! name, so computing every id of a schema costs the bytes of its simple names and package
+//! parts, never those of its full names:
+//! - a full name of at most 31 bytes is its own id, its bytes and its length;
+//! - any longer one is the SHA-256 of its scope's id and its simple name, less one bit (which
+//!   tells the two forms apart). Nobody can make two such names share an id: SHA-256 resists
+//!   collisions. The short form spares the hash (a SHA-256 block, some 40 ns) for most types
+//!   of real schemas (`shop.v1.Order`), which every cold check decodes.
 
-use sha2::{Digest, Sha256};
+use sha2::digest::generic_array::GenericArray;
 
-/// A full name's id: the first 128 bits of the SHA-256 of its text.
+/// A full name's id: the name itself when it has at most [`INLINE`] bytes (its length in the
+/// last byte, which leaves the top bit clear), else a digest with that bit set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct NameId(u128);
+pub(crate) struct NameId([u8; 32]);
+
+/// The longest full name that is its own id.
+const INLINE: usize = 31;
+/// In the last byte: set in a digest, clear in a name's length.
+const HASHED: u8 = 0x80;
+
+/// SHA-256's initial state (FIPS 180-4, 5.3.3).
+const SHA256_IV: [u32; 8] = [
+    0x6a09_e667,
+    0xbb67_ae85,
+    0x3c6e_f372,
+    0xa54f_f53a,
+    0x510e_527f,
+    0x9b05_688c,
+    0x1f83_d9ab,
+    0x5be0_cd19,
+];
 
 impl NameId {
-    /// The id of `full_name`, hashed whole: for a name that comes as text (the root message's
-    /// name in the schema data), and for the tests that hold ids to their text.
-    pub(crate) fn of(full_name: &str) -> NameId {
-        NameId::finish(Sha256::new_with_prefix(full_name))
+    /// The root scope's: the empty name, where names without a package live.
+    pub(crate) const ROOT: NameId = NameId([0; 32]);
+
+    /// The id of `name` declared in the scope of this id, and the SHA-256 blocks it took.
+    pub(crate) fn child(self, name: &str) -> (NameId, u64) {
+        if let Some(id) = self.inline_child(name.as_bytes()) {
+            return (id, 0);
+        }
+        let (mut digest, blocks) = sha256_of(&self.0, name.as_bytes());
+        digest[31] |= HASHED;
+        (NameId(digest), blocks)
     }
 
-    fn finish(hasher: Sha256) -> NameId {
-        let digest = hasher.finalize();
-        let mut first = [0u8; 16];
-        first.copy_from_slice(&digest[..16]);
-        NameId(u128::from_be_bytes(first))
+    /// The child's id when its full name is short enough to be it.
+    fn inline_child(self, name: &[u8]) -> Option<NameId> {
+        let len = self.0[31];
+        if len & HASHED != 0 {
+            return None;
+        }
+        let len = usize::from(len);
+        let dot = usize::from(len > 0);
+        let total = len + dot + name.len();
+        if total > INLINE {
+            return None;
+        }
+        let mut bytes = self.0;
+        if dot == 1 {
+            bytes[len] = b'.';
+        }
+        bytes[len + dot..total].copy_from_slice(name);
+        bytes[31] = total as u8;
+        Some(NameId(bytes))
+    }
+
+    /// The id of a full name given as text (`a.b.C`), part by part, as its declarations make
+    /// it; the SHA-256 blocks it took.
+    pub(crate) fn of(full_name: &str) -> (NameId, u64) {
+        if full_name.is_empty() {
+            return (NameId::ROOT, 0);
+        }
+        full_name
+            .split('.')
+            .fold((NameId::ROOT, 0), |(id, blocks), part| {
+                let (child, more) = id.child(part);
+                (child, blocks + more)
+            })
     }
 }
 
-/// The SHA-256 compressions of `bytes` absorbed, rounded up, and of the padding: what the
-/// work of an id or a scope is counted in.
-fn blocks(bytes: usize) -> u64 {
-    (bytes as u64 + 9).div_ceil(64)
+/// The SHA-256 of `prefix` and `text`, and the compressions it took: SHA-256 run block by
+/// block, with no buffering, since the whole input is at hand.
+fn sha256_of(prefix: &[u8; 32], text: &[u8]) -> ([u8; 32], u64) {
+    let mut state = SHA256_IV;
+    let len = prefix.len() + text.len();
+    let mut block = [0u8; 64];
+    block[..32].copy_from_slice(prefix);
+    let mut filled = 32;
+    let mut rest = text;
+    let mut blocks = 0;
+    // Whole blocks of input, then the last bytes with the padding: 0x80, zeros, and the length
+    // in bits, which may take one block more.
+    loop {
+        let take = rest.len().min(64 - filled);
+        block[filled..filled + take].copy_from_slice(&rest[..take]);
+        filled += take;
+        rest = &rest[take..];
+        if filled < 64 {
+            break;
+        }
+        sha2::compress256(&mut state, &[GenericArray::from(block)]);
+        blocks += 1;
+        filled = 0;
+    }
+    block[filled] = 0x80;
+    block[filled + 1..].fill(0);
+    if filled + 1 > 56 {
+        sha2::compress256(&mut state, &[GenericArray::from(block)]);
+        blocks += 1;
+        block = [0u8; 64];
+    }
+    block[56..].copy_from_slice(&(len as u64 * 8).to_be_bytes());
+    sha2::compress256(&mut state, &[GenericArray::from(block)]);
+    blocks += 1;
+    let mut digest = [0u8; 32];
+    for (bytes, word) in digest.chunks_exact_mut(4).zip(state) {
+        bytes.copy_from_slice(&word.to_be_bytes());
+    }
+    (digest, blocks)
 }
 
-/// The hashers' states of the scopes being read, innermost last, and the work they took.
+/// The ids of the scopes being read, innermost last, and the SHA-256 blocks made so far.
 #[derive(Default)]
 pub(crate) struct OpenScopes {
-    /// Each the state after absorbing the scope's full name and a dot (empty for the root
-    /// scope, where names without a package live).
-    open: Vec<Sha256>,
-    /// SHA-256 compressions made, counted as [`blocks`] of what each hasher absorbed.
+    open: Vec<NameId>,
+    /// Each distinct package once: files of one package (most sets) hash it once.
+    packages: super::names::NameMap<String, NameId>,
     blocks: u64,
 }
 
 impl OpenScopes {
     /// Enters a file's package (`a.b`, or empty).
     pub(crate) fn enter_package(&mut self, package: &str) {
-        let mut hasher = Sha256::new();
-        if !package.is_empty() {
-            hasher.update(package);
-            hasher.update(".");
-            self.blocks += blocks(package.len() + 1);
-        }
-        self.open.push(hasher);
+        let id = match self.packages.get(package) {
+            Some(&id) => id,
+            None => {
+                let (id, blocks) = NameId::of(package);
+                self.blocks += blocks;
+                self.packages.insert(package.to_owned(), id);
+                id
+            }
+        };
+        self.open.push(id);
     }
 
     /// The id of `name` declared in the innermost scope.
     pub(crate) fn declare(&mut self, name: &str) -> NameId {
-        self.blocks += blocks(name.len());
-        let mut hasher = self.innermost();
-        hasher.update(name);
-        NameId::finish(hasher)
+        let scope = self.open.last().copied().unwrap_or(NameId::ROOT);
+        let (id, blocks) = scope.child(name);
+        self.blocks += blocks;
+        id
     }
 
-    /// Enters the message `name` declared in the innermost scope: its nested declarations are
+    /// Enters the message of this id (from [`OpenScopes::declare`]): what is nested in it is
     /// declared in it.
-    pub(crate) fn enter_message(&mut self, name: &str) {
-        self.blocks += blocks(name.len() + 1);
-        let mut hasher = self.innermost();
-        hasher.update(name);
-        hasher.update(".");
-        self.open.push(hasher);
+    pub(crate) fn enter(&mut self, message: NameId) {
+        self.open.push(message);
     }
 
     /// Leaves the innermost scope.
@@ -87,11 +176,7 @@ impl OpenScopes {
         self.open.pop();
     }
 
-    fn innermost(&self) -> Sha256 {
-        self.open.last().cloned().unwrap_or_default()
-    }
-
-    /// The SHA-256 compressions made so far (an upper bound): what the ids cost.
+    /// The SHA-256 compressions made so far: what the ids cost beyond the declarations.
     pub(crate) fn blocks(&self) -> u64 {
         self.blocks
     }
@@ -100,26 +185,69 @@ impl OpenScopes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sha2::{Digest, Sha256};
 
-    /// An id made scope by scope is the digest of the full name, so `a.b.C` has one id
+    /// An id made scope by scope is that of the full name's text, so `a.b.C` has one id
     /// whether `b` is a package part or a message, in any schema.
     #[test]
-    fn an_id_is_the_digest_of_the_full_name_however_it_was_reached() {
+    fn an_id_is_a_function_of_the_full_name_however_it_was_reached() {
+        let long = "p".repeat(40);
+        for package in ["a.b", &format!("{long}.b")] {
+            let mut scopes = OpenScopes::default();
+            scopes.enter_package(package);
+            let c = scopes.declare("C");
+            assert_eq!(c, NameId::of(&format!("{package}.C")).0);
+            scopes.enter(c);
+            assert_eq!(scopes.declare("D"), NameId::of(&format!("{package}.C.D")).0);
+            let (outer, b) = package.rsplit_once('.').unwrap();
+            let mut nested = OpenScopes::default();
+            nested.enter_package(outer);
+            let b = nested.declare(b);
+            nested.enter(b);
+            assert_eq!(nested.declare("C"), c);
+        }
         let mut scopes = OpenScopes::default();
-        scopes.enter_package("a.b");
-        assert_eq!(scopes.declare("C"), NameId::of("a.b.C"));
-        scopes.enter_message("C");
-        assert_eq!(scopes.declare("D"), NameId::of("a.b.C.D"));
-        scopes.leave();
-        scopes.leave();
-        scopes.enter_package("a");
-        scopes.enter_message("b");
-        assert_eq!(scopes.declare("C"), NameId::of("a.b.C"));
-        scopes.leave();
-        scopes.leave();
         scopes.enter_package("");
-        assert_eq!(scopes.declare("C"), NameId::of("C"));
-        assert_ne!(NameId::of("a.bC"), NameId::of("a.b.C"));
+        assert_eq!(scopes.declare("C"), NameId::of("C").0);
+    }
+
+    /// Distinct names, short, long or at the border between, have distinct ids.
+    #[test]
+    fn distinct_names_have_distinct_ids() {
+        let thirty = "abcdefghijklmnopqrstuvwxyz0123";
+        let names = [
+            "".to_owned(),
+            "C".to_owned(),
+            "a.C".to_owned(),
+            "aC".to_owned(),
+            "a.bC".to_owned(),
+            "a.b.C".to_owned(),
+            thirty.to_owned(),
+            format!("{thirty}4"),
+            format!("{thirty}45"),
+            format!("a.{thirty}"),
+            format!("{thirty}.4"),
+            format!("{thirty}4.5"),
+        ];
+        let mut ids: Vec<NameId> = names.iter().map(|n| NameId::of(n).0).collect();
+        ids.sort_by_key(|id| id.0);
+        ids.dedup();
+        assert_eq!(ids.len(), names.len());
+    }
+
+    /// The block-by-block SHA-256 is SHA-256, at every length around the block's borders.
+    #[test]
+    fn the_digest_is_sha256() {
+        let prefix = [7u8; 32];
+        for len in 0..200 {
+            let text = vec![b'x'; len];
+            let mut whole = prefix.to_vec();
+            whole.extend_from_slice(&text);
+            let expected: [u8; 32] = Sha256::digest(&whole).into();
+            let (got, blocks) = sha256_of(&prefix, &text);
+            assert_eq!(got, expected, "{len} bytes");
+            assert_eq!(blocks, (whole.len() as u64 + 9).div_ceil(64), "{len} bytes");
+        }
     }
 
     /// What the ids cost grows with the simple names, not with the full names they make.
@@ -129,10 +257,10 @@ mod tests {
         let mut scopes = OpenScopes::default();
         scopes.enter_package("");
         for _ in 0..32 {
-            scopes.declare(&name);
-            scopes.enter_message(&name);
+            let id = scopes.declare(&name);
+            scopes.enter(id);
         }
-        // Each level: its id (1,000 bytes) and its scope (1,001), 16 blocks each.
-        assert_eq!(scopes.blocks(), 32 * 2 * 16);
+        // Each level hashes its scope's id and its own name: 1,032 bytes, 17 blocks.
+        assert_eq!(scopes.blocks(), 32 * 17);
     }
 }

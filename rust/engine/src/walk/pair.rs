@@ -84,6 +84,7 @@ impl<'a, 'b, 'm, 'w> Visitor<'a, 'b, 'm, 'w> {
 
     /// Runs a message rule on `pair` and records what it found; the lookups by name it made
     /// are charged with it.
+    #[inline]
     fn message_rule(
         &mut self,
         pair: &MessagePair<'_, 'a>,
@@ -96,6 +97,15 @@ impl<'a, 'b, 'm, 'w> Visitor<'a, 'b, 'm, 'w> {
         pay!(self
             .allowance
             .once(lookups.saturating_mul(weight::NAME_LOOKUP_STEP)));
+        if self.violations.is_empty() {
+            return Ok(true);
+        }
+        self.record_all(rule, voice, step)
+    }
+
+    /// Records the findings a message rule left in `violations`.
+    #[cold]
+    fn record_all(&mut self, rule: &'static Rule, voice: Voice, step: usize) -> Paid {
         let mut violations = std::mem::take(&mut self.violations);
         for violation in violations.drain(..) {
             let at = At::Pair(step);

@@ -140,7 +140,7 @@ impl<'a> Builder<'a> {
         self.sort_fields(ctx, id)?;
         self.mark_real_oneofs(id);
 
-        self.ids.enter_message(name);
+        self.ids.enter(name_id);
         for child in children {
             let (number, bytes) = self.children[child];
             match number {
