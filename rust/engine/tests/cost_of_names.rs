@@ -180,3 +180,43 @@ fn types_are_the_same_exactly_when_their_full_names_are() {
         }
     }
 }
+
+/// `conservative` pairs types by structure, so one message or enum is compared with many on
+/// the other side, and each time the rules compare its text byte for byte: its fields' names
+/// and declared defaults, its values' names. Every pair is charged for that text, whatever it
+/// holds: here 8 writer messages each meet 8 reader messages, all holding a string field whose
+/// default is 8 bytes, then 8,000.
+#[test]
+fn a_pair_is_charged_for_the_text_its_rules_compare() {
+    const SIDE: usize = 8;
+    let side = |prefix: char, writer: bool, default_bytes: usize| {
+        let default = "d".repeat(default_bytes);
+        let mut text = String::new();
+        for m in 0..SIDE {
+            text.push_str(&format!(
+                "message {prefix}{m} {{ optional string s = 1 [default = \"{default}\"]; }}\n"
+            ));
+        }
+        let fields: String = (0..SIDE * SIDE)
+            .map(|i| {
+                let m = if writer { i / SIDE } else { i % SIDE };
+                format!("optional {prefix}{m} f{i} = {}; ", i + 1)
+            })
+            .collect();
+        format!("syntax = \"proto2\";\npackage shop;\n{text}message Order {{ {fields} }}\n")
+    };
+    let profile = protocompat::Profile::named("conservative").unwrap();
+    let units = |default_bytes: usize| {
+        let writer = schema_from_text(&side('A', true, default_bytes), "shop.Order");
+        let reader = schema_from_text(&side('B', false, default_bytes), "shop.Order");
+        pair_units(profile, &writer, &reader)
+    };
+    let (short, long) = (units(8), units(8_000));
+    // Each of the 64 message pairs, both ways, holds 7,992 bytes more on each side, a unit for
+    // every 8 of them.
+    let more = (SIDE * SIDE * 2 * 2 * 7_992 / 8) as u64;
+    assert!(
+        long >= short + more,
+        "{short} units with 8-byte defaults, {long} with 8,000-byte ones"
+    );
+}

@@ -47,6 +47,10 @@ pub(crate) mod weight {
     pub const COMPARISON: u64 = 10;
     /// A value of either enum of a compared enum pair.
     pub const ENUM_VALUE: u64 = 10;
+    /// Bytes of text the rules may compare byte for byte across a pair, per unit: the names
+    /// and declared defaults of both messages' fields, each enum value's name. A few
+    /// comparisons of each, at tens of bytes a nanosecond.
+    pub const TEXT_BYTES_PER_UNIT: u64 = 8;
     /// A finding a rule made, kept or only counted: its description is written either way
     /// (types, defaults, names), about half a microsecond.
     pub const FINDING: u64 = 800;

@@ -162,6 +162,9 @@ pub(crate) struct Message {
     /// `option message_set_wire_format = true`.
     pub message_set: bool,
     pub features: Features,
+    /// The bytes of its fields' names and declared defaults, which the rules compare with the
+    /// other side's in every pair the message is in ([`MessageRef::text_bytes`]).
+    pub text_bytes: u32,
 }
 
 #[derive(Debug, PartialEq)]
@@ -233,6 +236,9 @@ pub(crate) struct Enum {
     pub file: u32,
     pub values: Span,
     pub features: Features,
+    /// The bytes of its values' names, which the enum rules merge with the other side's in
+    /// every pair the enum is in ([`EnumRef::value_name_bytes`]).
+    pub value_name_bytes: u32,
 }
 
 #[derive(Debug, PartialEq)]
@@ -450,6 +456,13 @@ impl<'a> MessageRef<'a> {
 
     pub fn model(&self) -> &'a Model {
         self.model
+    }
+
+    /// The bytes of its fields' names and declared defaults: what the rules may compare byte
+    /// for byte with the other side's in a pair (a field's name, a default), charged to each
+    /// pair the message is in, since pairing by structure puts one message in many.
+    pub(crate) fn text_bytes(&self) -> u32 {
+        self.row().text_bytes
     }
 
     /// Whether it declares extension ranges.
@@ -751,6 +764,12 @@ impl<'a> EnumRef<'a> {
 
     pub fn features(&self) -> &'a Features {
         &self.row().features
+    }
+
+    /// The bytes of its values' names, which the enum rules merge by name with the other
+    /// side's: charged to each pair the enum is in.
+    pub(crate) fn value_name_bytes(&self) -> u32 {
+        self.row().value_name_bytes
     }
 
     /// A closed enum: a field of it holds only its declared numbers (proto2, or

@@ -125,6 +125,12 @@ impl<'a, 'b, 'm, 'w> Visitor<'a, 'b, 'm, 'w> {
         pay!(self.allowance.each_way(1, weight::MESSAGE_PAIR, false));
         let fields = writer.fields().len() + reader.fields().len();
         pay!(self.allowance.each_way(fields, weight::FIELD_READ, true));
+        // And the text of both sides' fields, which the rules compare (names, defaults): one
+        // message paired by structure with many others compares its text in each pair.
+        let text = u64::from(writer.text_bytes()) + u64::from(reader.text_bytes());
+        pay!(self
+            .allowance
+            .each_way(1, text.div_ceil(weight::TEXT_BYTES_PER_UNIT), false));
         // Taken out of the visitor while the pair's rules borrow it, and put back for the next.
         let mut matched = std::mem::take(&mut self.matched);
         matched.clear();
@@ -298,6 +304,12 @@ impl<'a, 'b, 'm, 'w> Visitor<'a, 'b, 'm, 'w> {
         // large enums cannot cost more than the budget allows.
         let values = w.values().len() + r.values().len();
         pay!(self.allowance.each_way(values, weight::ENUM_VALUE, true));
+        // The merge by name compares the values' names: one enum paired by structure with many
+        // others compares them in each pair.
+        let names = u64::from(w.value_name_bytes()) + u64::from(r.value_name_bytes());
+        pay!(self
+            .allowance
+            .each_way(1, names.div_ceil(weight::TEXT_BYTES_PER_UNIT), false));
         for at in 0..self.enum_rules.len() {
             let (rule, voice) = self.enum_rules[at];
             let Check::Enums(check) = rule.check else {

@@ -132,12 +132,17 @@ impl<'a> Builder<'a> {
         let id = self.model.enums.len() as u32;
         self.declared_in.push((scope, Symbol::Enum(id)));
         self.model.enum_ids.push(name_id);
+        let value_name_bytes: u64 = self.model.values[values.range()]
+            .iter()
+            .map(|v| u64::from(v.name.len))
+            .sum();
         self.model.enums.push(Enum {
             full_name,
             name_at,
             file: ctx.file,
             values,
             features,
+            value_name_bytes: u32::try_from(value_name_bytes).unwrap_or(u32::MAX),
         });
         Ok(())
     }

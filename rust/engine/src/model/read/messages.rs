@@ -122,6 +122,7 @@ impl<'a> Builder<'a> {
             extension_ranges,
             message_set,
             features,
+            text_bytes: 0,
         });
 
         let field_start = self.model.fields.len() as u32;
@@ -133,10 +134,20 @@ impl<'a> Builder<'a> {
         }
         self.oneof_features.truncate(oneof_features);
         let field_count = self.model.fields.len() as u32 - field_start;
-        self.model.messages[id as usize].fields = Span {
+        let model = &mut self.model;
+        let text_bytes: u64 = model.fields[field_start as usize..]
+            .iter()
+            .map(|f| {
+                let default = model.defaults.get(f.default as usize);
+                u64::from(f.name.len) + default.map_or(0, |d| u64::from(d.text.len))
+            })
+            .sum();
+        let row = &mut model.messages[id as usize];
+        row.fields = Span {
             start: field_start,
             len: field_count,
         };
+        row.text_bytes = u32::try_from(text_bytes).unwrap_or(u32::MAX);
         self.sort_fields(ctx, id)?;
         self.mark_real_oneofs(id);
 

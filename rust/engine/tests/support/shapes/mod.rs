@@ -138,6 +138,16 @@ pub const SHAPES: &[Shape] = &[
         pairs::structure_pairs,
     ),
     Shape::pair(
+        "text-pairs",
+        "300 messages a side, each holding a string field with the same 28 KB default, every writer message paired with every reader message through a field of its own (conservative pairs by structure)",
+        pairs::text_pairs,
+    ),
+    Shape::pair(
+        "value-name-pairs",
+        "300 enums a side of 28 values named with a kilobyte, every writer enum paired with every reader enum through a field of its own (conservative pairs by structure)",
+        pairs::value_name_pairs,
+    ),
+    Shape::pair(
         "oneofs",
         "the most oneofs allowed, named, in the root message",
         counts::oneofs,
