@@ -48,8 +48,9 @@ pub(crate) mod weight {
     /// A value of either enum of a compared enum pair.
     pub const ENUM_VALUE: u64 = 10;
     /// Bytes of text the rules may compare byte for byte across a pair, per unit: the names
-    /// and declared defaults of both messages' fields, each enum value's name. A few
-    /// comparisons of each, at tens of bytes a nanosecond.
+    /// and declared defaults of the fields (the smaller side's, twice, since comparing two
+    /// texts reads at most the shorter of each), the names of both enums' values (a merge by
+    /// name). A few comparisons of each, at tens of bytes a nanosecond.
     pub const TEXT_BYTES_PER_UNIT: u64 = 8;
     /// A finding a rule made, kept or only counted: its description is written either way
     /// (types, defaults, names), about half a microsecond.

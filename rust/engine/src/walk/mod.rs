@@ -10,8 +10,9 @@
 //! [`KEPT_FINDINGS`] findings of each severity are kept; the rest are counted (`verdict`).
 //!
 //! What it costs is charged as it goes ([`Allowance`], the cost model in `crate::budget`):
-//! each message pair, every field of both its messages, each matched field pair, every value
-//! of both enums of an enum pair, each finding. What one schema holds on its own is looked at
+//! each message pair, every field of both its messages and the text they hold (names,
+//! defaults), each matched field pair, every value of both enums of an enum pair and their
+//! names, each finding. What one schema holds on its own is looked at
 //! once per schema, not per pair (`reachable`).
 //!
 //! - this file: the roots, what each side holds on its own, then the queue of message pairs;

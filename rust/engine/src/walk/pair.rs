@@ -125,9 +125,10 @@ impl<'a, 'b, 'm, 'w> Visitor<'a, 'b, 'm, 'w> {
         pay!(self.allowance.each_way(1, weight::MESSAGE_PAIR, false));
         let fields = writer.fields().len() + reader.fields().len();
         pay!(self.allowance.each_way(fields, weight::FIELD_READ, true));
-        // And the text of both sides' fields, which the rules compare (names, defaults): one
-        // message paired by structure with many others compares its text in each pair.
-        let text = u64::from(writer.text_bytes()) + u64::from(reader.text_bytes());
+        // And the text of the fields, which the rules compare with the other side's (a matched
+        // field's name, its default): one message paired by structure with many others
+        // compares its text in each pair. Two texts compared read at most the shorter twice.
+        let text = 2 * u64::from(writer.text_bytes().min(reader.text_bytes()));
         pay!(self
             .allowance
             .each_way(1, text.div_ceil(weight::TEXT_BYTES_PER_UNIT), false));
