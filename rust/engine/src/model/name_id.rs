@@ -47,6 +47,7 @@ impl NameId {
     pub(crate) const ROOT: NameId = NameId([0; 32]);
 
     /// The id of `name` declared in the scope of this id, and the SHA-256 blocks it took.
+    #[inline]
     pub(crate) fn child(self, name: &str) -> (NameId, u64) {
         if let Some(id) = self.inline_child(name.as_bytes()) {
             return (id, 0);
@@ -57,6 +58,7 @@ impl NameId {
     }
 
     /// The child's id when its full name is short enough to be it.
+    #[inline]
     fn inline_child(self, name: &[u8]) -> Option<NameId> {
         let len = self.0[31];
         if len & HASHED != 0 {
@@ -135,22 +137,31 @@ fn sha256_of(prefix: &[u8; 32], text: &[u8]) -> ([u8; 32], u64) {
 
 /// The ids of the scopes being read, innermost last, and the SHA-256 blocks made so far.
 #[derive(Default)]
-pub(crate) struct OpenScopes {
+pub(crate) struct OpenScopes<'a> {
     open: Vec<NameId>,
-    /// Each distinct package once: files of one package (most sets) hash it once.
-    packages: super::names::NameMap<String, NameId>,
+    /// The last file's package, and each distinct package once: a package is worked out once
+    /// however many files declare it, and most sets have one.
+    last_package: Option<(&'a str, NameId)>,
+    packages: super::names::NameMap<&'a str, NameId>,
     blocks: u64,
 }
 
-impl OpenScopes {
+impl<'a> OpenScopes<'a> {
     /// Enters a file's package (`a.b`, or empty).
-    pub(crate) fn enter_package(&mut self, package: &str) {
-        let id = match self.packages.get(package) {
-            Some(&id) => id,
-            None => {
-                let (id, blocks) = NameId::of(package);
-                self.blocks += blocks;
-                self.packages.insert(package.to_owned(), id);
+    pub(crate) fn enter_package(&mut self, package: &'a str) {
+        let id = match self.last_package {
+            Some((last, id)) if last == package => id,
+            _ => {
+                let id = match self.packages.get(package) {
+                    Some(&id) => id,
+                    None => {
+                        let (id, blocks) = NameId::of(package);
+                        self.blocks += blocks;
+                        self.packages.insert(package, id);
+                        id
+                    }
+                };
+                self.last_package = Some((package, id));
                 id
             }
         };
@@ -158,6 +169,7 @@ impl OpenScopes {
     }
 
     /// The id of `name` declared in the innermost scope.
+    #[inline]
     pub(crate) fn declare(&mut self, name: &str) -> NameId {
         let scope = self.open.last().copied().unwrap_or(NameId::ROOT);
         let (id, blocks) = scope.child(name);

@@ -259,7 +259,7 @@ pub struct Model {
     pub(crate) enums: Vec<Enum>,
     pub(crate) values: Vec<EnumValue>,
     /// The id of each message's and each enum's full name, by row ([`NameId`]): what two
-    /// schemas compare types by. Apart from the rows, which stay as small as they were.
+    /// schemas compare types by.
     pub(crate) message_ids: Vec<NameId>,
     pub(crate) enum_ids: Vec<NameId>,
     /// Laid out as `values`: each enum's value rows sorted by number (aliases in declaration

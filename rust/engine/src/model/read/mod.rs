@@ -70,7 +70,7 @@ pub(crate) struct Builder<'a> {
     /// of scopes for relative names is built from (`resolve.rs`).
     declared_in: Vec<(Str, Symbol)>,
     /// The scopes being read, for the ids of the full names declared in them.
-    ids: OpenScopes,
+    ids: OpenScopes<'a>,
     /// The bytes of the full names built ([`Builder::join`]): a message nested 31 deep in
     /// messages named with a kilobyte builds a 31 KB name out of one more kilobyte, which it
     /// copies and the table of full names hashes.
