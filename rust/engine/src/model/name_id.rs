@@ -157,11 +157,13 @@ impl<'a> OpenScopes<'a> {
                     None => {
                         let (id, blocks) = NameId::of(package);
                         self.blocks += blocks;
-                        self.packages.insert(package, id);
                         id
                     }
                 };
-                self.last_package = Some((package, id));
+                // The table is only made once a second package shows up.
+                if let Some((last, last_id)) = self.last_package.replace((package, id)) {
+                    self.packages.insert(last, last_id);
+                }
                 id
             }
         };
