@@ -14,7 +14,7 @@
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::budget::{decode_units, Cost, Meter, Work};
+use crate::budget::{decode_units, Cost, Meter, ReadWork, Work};
 use crate::cache::{BoundedLru, IndexDigest};
 use crate::error::{CheckError, DecodeError, SchemaError};
 use crate::example::ExampleBudget;
@@ -574,7 +574,7 @@ impl Checker {
             // A schema refused as it was read cost its bytes all the same.
             work: decoded
                 .as_ref()
-                .map_or_else(|_| decode_units(size, 0, 0, 0), |s| s.work()),
+                .map_or_else(|_| decode_units(size, &ReadWork::default()), |s| s.work()),
             last_check: AtomicU64::new(run.stamp),
             // Without a cache nothing is remembered: hashing would buy nothing.
             data: Arc::new(

@@ -16,7 +16,7 @@ mod memory;
 mod work;
 
 pub use memory::MeteredAllocator;
-pub use work::decode_units;
+pub use work::{decode_units, ReadWork};
 pub(crate) use work::{findings_units, weight, Allowance, Cost, Work};
 
 use std::cell::Cell;

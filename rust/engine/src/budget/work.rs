@@ -24,6 +24,13 @@ pub(crate) mod weight {
     pub const DECLARATION: u64 = 250;
     /// A step of resolving relative names through the tree of scopes.
     pub const RESOLUTION_STEP: u64 = 10;
+    /// A SHA-256 compression (64 bytes) made for the ids of full names: those of the simple
+    /// names and packages, never of the full names (`model/name_id.rs`). About 50 ns with the
+    /// SHA extensions of x86 and Arm.
+    pub const NAME_ID_BLOCK: u64 = 120;
+    /// A byte of a message's or enum's full name, built once (copied from its scope's) and
+    /// hashed once into the table of full names.
+    pub const FULL_NAME_BYTE: u64 = 1;
     /// A step of the binary search that finds an enum default's value by name: each reads a
     /// value's name elsewhere in the model, a cache miss in a large enum.
     pub const DEFAULT_LOOKUP_STEP: u64 = 50;
@@ -40,6 +47,11 @@ pub(crate) mod weight {
     pub const COMPARISON: u64 = 10;
     /// A value of either enum of a compared enum pair.
     pub const ENUM_VALUE: u64 = 10;
+    /// Bytes of text the rules may compare byte for byte across a pair, per unit: the names
+    /// and declared defaults of the fields (the smaller side's, twice, since comparing two
+    /// texts reads at most the shorter of each), the names of both enums' values (a merge by
+    /// name). A few comparisons of each, at tens of bytes a nanosecond.
+    pub const TEXT_BYTES_PER_UNIT: u64 = 8;
     /// A finding a rule made, kept or only counted: its description is written either way
     /// (types, defaults, names), about half a microsecond.
     pub const FINDING: u64 = 800;
@@ -66,20 +78,38 @@ pub(crate) fn findings_units<'v>(
     })
 }
 
-/// What decoding one schema costs in work units: its bytes, its declarations, the steps its
-/// relative names took to resolve and those its enum defaults took to find their values,
-/// besides what taking any schema into a check costs.
-pub fn decode_units(
-    bytes: usize,
-    declarations: u64,
-    resolution_steps: u64,
-    default_lookup_steps: u64,
-) -> u64 {
+/// What reading one schema took beyond its bytes, counted as it was read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReadWork {
+    /// Declarations read into the model.
+    pub declarations: u64,
+    /// Steps of resolving relative names through the tree of scopes.
+    pub resolution_steps: u64,
+    /// Steps of the binary searches that found enum defaults' values by name.
+    pub default_lookup_steps: u64,
+    /// SHA-256 compressions the ids of the full names took (`model/name_id.rs`).
+    pub name_id_blocks: u64,
+    /// Bytes of the full names of messages and enums, each built once and hashed once into
+    /// the table of full names: nesting makes them many times the bytes of the schema.
+    pub full_name_bytes: u64,
+}
+
+/// What decoding one schema costs in work units: its bytes and what reading them took
+/// ([`ReadWork`]), besides what taking any schema into a check costs.
+pub fn decode_units(bytes: usize, read: &ReadWork) -> u64 {
     weight::SCHEMA
         .saturating_add((bytes as u64).saturating_mul(weight::BYTE))
-        .saturating_add(declarations.saturating_mul(weight::DECLARATION))
-        .saturating_add(resolution_steps.saturating_mul(weight::RESOLUTION_STEP))
-        .saturating_add(default_lookup_steps.saturating_mul(weight::DEFAULT_LOOKUP_STEP))
+        .saturating_add(read.declarations.saturating_mul(weight::DECLARATION))
+        .saturating_add(
+            read.resolution_steps
+                .saturating_mul(weight::RESOLUTION_STEP),
+        )
+        .saturating_add(
+            read.default_lookup_steps
+                .saturating_mul(weight::DEFAULT_LOOKUP_STEP),
+        )
+        .saturating_add(read.name_id_blocks.saturating_mul(weight::NAME_ID_BLOCK))
+        .saturating_add(read.full_name_bytes.saturating_mul(weight::FULL_NAME_BYTE))
 }
 
 /// What a walk cost: its units, and how many of them were comparisons in the sense of
@@ -123,7 +153,7 @@ impl Work {
     /// Whether decoding `bytes` of schema data could fit what is left: checked before a
     /// schema is decoded, so that a long history stops before it is decoded, not after.
     pub(crate) fn before_decode(&self, bytes: usize) -> Result<(), CheckError> {
-        if decode_units(bytes, 0, 0, 0) <= self.units_left {
+        if decode_units(bytes, &ReadWork::default()) <= self.units_left {
             return Ok(());
         }
         Err(self.out_of_units())

@@ -11,6 +11,7 @@
 //! - `prescan`: counts from the raw wire bytes, checked against the limits first;
 //! - `set`: the set's file records, and what is wrong with them in prost's words;
 //! - `names`: type names resolved as protobuf resolves them;
+//! - `name_id`: full names as ids, which two schemas compare in constant time;
 //! - `defaults`: declared and implicit default values;
 //! - `tables`: the tables and the views the rules read ([`MessageRef`], [`FieldRef`], …);
 //! - `features`: edition defaults and inheritance, proto2 and proto3 as their equivalents;
@@ -21,6 +22,7 @@ mod defaults;
 mod descriptor_proto;
 mod descriptor_set;
 mod features;
+mod name_id;
 mod names;
 mod prescan;
 mod pulsar_json;
@@ -47,7 +49,9 @@ pub use features::{
 };
 pub use prescan::prescan;
 pub use pulsar_json::SchemaData;
-pub use tables::{Cardinality, EnumRef, FieldRef, FileRef, Kind, MessageRef, Model, Scalar};
+pub use tables::{
+    full_name_bytes_read, Cardinality, EnumRef, FieldRef, FileRef, Kind, MessageRef, Model, Scalar,
+};
 
 /// How many candidate names an error lists before it says "and N more".
 const LISTED_NAMES: usize = 10;
@@ -81,12 +85,7 @@ impl Schema {
         let parsed = SchemaData::parse(data)?;
         let model = descriptor_set::build_model(&parsed.descriptor_set, &parsed.root_file, limits)?;
         let root = find_root(&model, &parsed.root_message, &parsed.root_file)?;
-        let work = crate::budget::decode_units(
-            data.len(),
-            model.declarations,
-            model.resolution_steps,
-            model.default_lookup_steps,
-        );
+        let work = crate::budget::decode_units(data.len(), &model.read_work);
         Ok(Schema { model, root, work })
     }
 

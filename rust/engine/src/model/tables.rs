@@ -9,6 +9,8 @@ use super::features::{
     EnumType, Features, FieldPresence, JavaUtf8Validation, MessageEncoding, RepeatedFieldEncoding,
     Syntax, Utf8Validation,
 };
+use super::name_id::NameId;
+use crate::budget::ReadWork;
 
 /// A piece of [`Model::text`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -160,6 +162,9 @@ pub(crate) struct Message {
     /// `option message_set_wire_format = true`.
     pub message_set: bool,
     pub features: Features,
+    /// The bytes of its fields' names and declared defaults, which the rules compare with the
+    /// other side's in every pair the message is in ([`MessageRef::text_bytes`]).
+    pub text_bytes: u32,
 }
 
 #[derive(Debug, PartialEq)]
@@ -231,6 +236,9 @@ pub(crate) struct Enum {
     pub file: u32,
     pub values: Span,
     pub features: Features,
+    /// The bytes of its values' names, which the enum rules merge with the other side's in
+    /// every pair the enum is in ([`EnumRef::value_name_bytes`]).
+    pub value_name_bytes: u32,
 }
 
 #[derive(Debug, PartialEq)]
@@ -250,6 +258,10 @@ pub struct Model {
     pub(crate) oneofs: Vec<Oneof>,
     pub(crate) enums: Vec<Enum>,
     pub(crate) values: Vec<EnumValue>,
+    /// The id of each message's and each enum's full name, by row ([`NameId`]): what two
+    /// schemas compare types by.
+    pub(crate) message_ids: Vec<NameId>,
+    pub(crate) enum_ids: Vec<NameId>,
     /// Laid out as `values`: each enum's value rows sorted by number (aliases in declaration
     /// order), and sorted by name.
     pub(crate) values_by_number: Vec<u32>,
@@ -267,12 +279,8 @@ pub struct Model {
     /// extension ranges, a MessageSet, a feature the decoder could not interpret, or an enum
     /// field Java reads as closed while its enum is open ([`Model::beyond_fields`]).
     pub(crate) beyond_fields: bool,
-    /// What reading the closure took beyond its bytes: the declarations read, and the steps
-    /// relative names took to resolve ([`crate::budget::decode_units`]).
-    pub(crate) declarations: u64,
-    pub(crate) resolution_steps: u64,
-    /// The steps of the binary searches that found enum defaults' values by name.
-    pub(crate) default_lookup_steps: u64,
+    /// What reading the closure took beyond its bytes ([`crate::budget::decode_units`]).
+    pub(crate) read_work: ReadWork,
 }
 
 impl Model {
@@ -289,6 +297,8 @@ impl Model {
         self.oneofs.shrink_to_fit();
         self.enums.shrink_to_fit();
         self.values.shrink_to_fit();
+        self.message_ids.shrink_to_fit();
+        self.enum_ids.shrink_to_fit();
         self.values_by_number.shrink_to_fit();
         self.values_by_name.shrink_to_fit();
         self.by_number.shrink_to_fit();
@@ -317,6 +327,7 @@ impl Model {
             + self.oneofs.capacity() * size_of::<Oneof>()
             + self.enums.capacity() * size_of::<Enum>()
             + self.values.capacity() * size_of::<EnumValue>()
+            + (self.message_ids.capacity() + self.enum_ids.capacity()) * size_of::<NameId>()
             + (self.values_by_number.capacity() + self.values_by_name.capacity()) * size_of::<u32>()
             + self.by_number.capacity() * size_of::<u32>()
             + self.defaults.capacity() * size_of::<DefaultRow>()
@@ -346,6 +357,36 @@ impl Model {
     pub(crate) fn field(&self, id: u32) -> FieldRef<'_> {
         FieldRef { model: self, id }
     }
+}
+
+/// Whether [`full_name_bytes_read`] counts: off but in the test that asks, so that reading a
+/// name costs a load of this flag, not a thread-local's address (a call in a shared library).
+static COUNTING_FULL_NAMES: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+thread_local! {
+    /// The bytes of the full names this thread has read through [`MessageRef::full_name`] and
+    /// [`EnumRef::full_name`], while counting.
+    static FULL_NAME_BYTES_READ: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// A full name's text, counted in [`full_name_bytes_read`]: what shows that a check compares
+/// types by their names' ids, not their text, wherever their fields are.
+#[inline]
+fn read_full_name(model: &Model, name: Str) -> &str {
+    if COUNTING_FULL_NAMES.load(std::sync::atomic::Ordering::Relaxed) {
+        FULL_NAME_BYTES_READ.with(|read| read.set(read.get() + u64::from(name.len)));
+    }
+    model.str(name)
+}
+
+/// The bytes of the full names of messages and enums this thread has read since the first call,
+/// for the test that holds them independent of how many fields name a type
+/// (`tests/cost_of_names.rs`). The first call starts the count.
+#[doc(hidden)]
+pub fn full_name_bytes_read() -> u64 {
+    COUNTING_FULL_NAMES.store(true, std::sync::atomic::Ordering::Relaxed);
+    FULL_NAME_BYTES_READ.with(std::cell::Cell::get)
 }
 
 /// A file of the model.
@@ -391,11 +432,17 @@ impl<'a> MessageRef<'a> {
     }
 
     pub fn full_name(&self) -> &'a str {
-        self.model.str(self.row().full_name)
+        read_full_name(self.model, self.row().full_name)
+    }
+
+    /// The id of its full name: equal in two models exactly when the full names are.
+    pub(crate) fn name_id(&self) -> NameId {
+        self.model.message_ids[self.id as usize]
     }
 
     pub fn name(&self) -> &'a str {
-        &self.full_name()[self.row().name_at as usize..]
+        let row = self.row();
+        &self.model.str(row.full_name)[row.name_at as usize..]
     }
 
     pub fn file(&self) -> FileRef<'a> {
@@ -419,6 +466,13 @@ impl<'a> MessageRef<'a> {
 
     pub fn model(&self) -> &'a Model {
         self.model
+    }
+
+    /// The bytes of its fields' names and declared defaults: what the rules may compare byte
+    /// for byte with the other side's in a pair (a field's name, a default), charged to each
+    /// pair the message is in, since pairing by structure puts one message in many.
+    pub(crate) fn text_bytes(&self) -> u32 {
+        self.row().text_bytes
     }
 
     /// Whether it declares extension ranges.
@@ -506,14 +560,16 @@ impl<'a> Kind<'a> {
     }
 }
 
-/// Same kind and the same scalar or full type name, whichever models the two come from.
+/// Same kind and the same scalar or full type name, whichever models the two come from: names
+/// compared by their ids, never by their text, which may be 32 KB for a type that a thousand
+/// fields of every pair of schemas name.
 impl PartialEq for Kind<'_> {
     fn eq(&self, other: &Self) -> bool {
         match (self, other) {
             (Kind::Scalar(a), Kind::Scalar(b)) => a == b,
-            (Kind::Enum(a), Kind::Enum(b)) => a.full_name() == b.full_name(),
+            (Kind::Enum(a), Kind::Enum(b)) => a.name_id() == b.name_id(),
             (Kind::Message(a), Kind::Message(b)) | (Kind::Group(a), Kind::Group(b)) => {
-                a.full_name() == b.full_name()
+                a.name_id() == b.name_id()
             }
             _ => false,
         }
@@ -703,15 +759,27 @@ impl<'a> EnumRef<'a> {
     }
 
     pub fn full_name(&self) -> &'a str {
-        self.model.str(self.row().full_name)
+        read_full_name(self.model, self.row().full_name)
+    }
+
+    /// The id of its full name: equal in two models exactly when the full names are.
+    pub(crate) fn name_id(&self) -> NameId {
+        self.model.enum_ids[self.id as usize]
     }
 
     pub fn name(&self) -> &'a str {
-        &self.full_name()[self.row().name_at as usize..]
+        let row = self.row();
+        &self.model.str(row.full_name)[row.name_at as usize..]
     }
 
     pub fn features(&self) -> &'a Features {
         &self.row().features
+    }
+
+    /// The bytes of its values' names, which the enum rules merge by name with the other
+    /// side's: charged to each pair the enum is in.
+    pub(crate) fn value_name_bytes(&self) -> u32 {
+        self.row().value_name_bytes
     }
 
     /// A closed enum: a field of it holds only its declared numbers (proto2, or

@@ -150,7 +150,7 @@ impl<'a> FieldPair<'a> {
                     (self.writer_type, self.reader_type),
                     (Kind::Message(_), Kind::Message(_)) | (Kind::Group(_), Kind::Group(_))
                 );
-                (same_kind && writer.full_name() == reader.full_name()).then_some((writer, reader))
+                (same_kind && writer.name_id() == reader.name_id()).then_some((writer, reader))
             }
             // A message that became a group has its contents compared too; a map and a
             // repeated message are not alike enough for that (MAP_CHANGED).

@@ -14,11 +14,10 @@ pub(crate) const ROOT_MESSAGE_CHANGED: Spec = Spec {
 };
 
 pub(crate) fn root_message_changed(pair: &MessagePair) -> Option<Violation> {
-    let (writer, reader) = (pair.writer.full_name(), pair.reader.full_name());
-    (writer != reader).then(|| Violation {
+    (pair.writer.name_id() != pair.reader.name_id()).then(|| Violation {
         field: None,
         number: None,
-        writer: writer.to_owned(),
-        reader: reader.to_owned(),
+        writer: pair.writer.full_name().to_owned(),
+        reader: pair.reader.full_name().to_owned(),
     })
 }

@@ -38,6 +38,7 @@ impl<'a> Builder<'a> {
         let (full_name, name_at) = self.join(scope, name);
         let element = Element::named(full_name);
         self.identifier(ctx, &element, "an enum", name)?;
+        let name_id = self.ids.declare(name);
         let mut features = *parent;
         if let Some(options) = options {
             for field in Fields::new(options) {
@@ -130,12 +131,18 @@ impl<'a> Builder<'a> {
         self.model.beyond_fields |= features.unrecognized.is_some();
         let id = self.model.enums.len() as u32;
         self.declared_in.push((scope, Symbol::Enum(id)));
+        self.model.enum_ids.push(name_id);
+        let value_name_bytes: u64 = self.model.values[values.range()]
+            .iter()
+            .map(|v| u64::from(v.name.len))
+            .sum();
         self.model.enums.push(Enum {
             full_name,
             name_at,
             file: ctx.file,
             values,
             features,
+            value_name_bytes: u32::try_from(value_name_bytes).unwrap_or(u32::MAX),
         });
         Ok(())
     }

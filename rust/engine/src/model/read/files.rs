@@ -76,6 +76,7 @@ impl<'a> Builder<'a> {
             }
         }
 
+        self.ids.enter_package(package);
         for field in Fields::new(bytes) {
             let (number, value) = field?;
             match number {
@@ -92,6 +93,7 @@ impl<'a> Builder<'a> {
                 _ => {}
             }
         }
+        self.ids.leave();
         Ok(())
     }
 

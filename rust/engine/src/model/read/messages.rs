@@ -58,6 +58,7 @@ impl<'a> Builder<'a> {
         let id = self.model.messages.len() as u32;
         let element = Element::named(full_name);
         self.identifier(ctx, &element, "a message", name)?;
+        let name_id = self.ids.declare(name);
         let mut features = *parent;
         let mut map_entry = false;
         let mut message_set = false;
@@ -109,6 +110,7 @@ impl<'a> Builder<'a> {
         self.model.beyond_fields |=
             extension_ranges || message_set || features.unrecognized.is_some();
         self.declared_in.push((scope, Symbol::Message(id)));
+        self.model.message_ids.push(name_id);
         self.model.messages.push(Message {
             full_name,
             name_at,
@@ -120,6 +122,7 @@ impl<'a> Builder<'a> {
             extension_ranges,
             message_set,
             features,
+            text_bytes: 0,
         });
 
         let field_start = self.model.fields.len() as u32;
@@ -131,13 +134,24 @@ impl<'a> Builder<'a> {
         }
         self.oneof_features.truncate(oneof_features);
         let field_count = self.model.fields.len() as u32 - field_start;
-        self.model.messages[id as usize].fields = Span {
+        let model = &mut self.model;
+        let text_bytes: u64 = model.fields[field_start as usize..]
+            .iter()
+            .map(|f| {
+                let default = model.defaults.get(f.default as usize);
+                u64::from(f.name.len) + default.map_or(0, |d| u64::from(d.text.len))
+            })
+            .sum();
+        let row = &mut model.messages[id as usize];
+        row.fields = Span {
             start: field_start,
             len: field_count,
         };
+        row.text_bytes = u32::try_from(text_bytes).unwrap_or(u32::MAX);
         self.sort_fields(ctx, id)?;
         self.mark_real_oneofs(id);
 
+        self.ids.enter(name_id);
         for child in children {
             let (number, bytes) = self.children[child];
             match number {
@@ -149,6 +163,7 @@ impl<'a> Builder<'a> {
                 _ => {}
             }
         }
+        self.ids.leave();
         self.children.truncate(mark);
         self.tally.leave();
         Ok(id)

@@ -23,6 +23,7 @@ mod resolve;
 mod services;
 
 use super::features::{FeatureError, FeatureSet, Features, Syntax};
+use super::name_id::OpenScopes;
 use super::names::{NameMap, Symbol};
 use super::tables::{Model, Str};
 use super::tally::Tally;
@@ -68,6 +69,12 @@ pub(crate) struct Builder<'a> {
     /// The scope each message and enum was declared in, in the order they were: what the tree
     /// of scopes for relative names is built from (`resolve.rs`).
     declared_in: Vec<(Str, Symbol)>,
+    /// The scopes being read, for the ids of the full names declared in them.
+    ids: OpenScopes<'a>,
+    /// The bytes of the full names built ([`Builder::join`]): a message nested 31 deep in
+    /// messages named with a kilobyte builds a 31 KB name out of one more kilobyte, which it
+    /// copies and the table of full names hashes.
+    full_name_bytes: u64,
 }
 
 /// Where an error is: a declaration's full name, or a member (`name`) of a scope. Rendered
@@ -110,6 +117,8 @@ impl<'a> Builder<'a> {
             declared_in: Vec::new(),
             oneof_features: Vec::new(),
             names: Vec::new(),
+            ids: OpenScopes::default(),
+            full_name_bytes: 0,
             tally,
         }
     }
@@ -173,6 +182,7 @@ impl<'a> Builder<'a> {
             start: start as u32,
             len: (self.model.text.len() - start) as u32,
         };
+        self.full_name_bytes += u64::from(full.len);
         (full, name_at)
     }
 

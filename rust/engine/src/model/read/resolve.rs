@@ -104,8 +104,11 @@ impl<'a> Builder<'a> {
             }
         }
         drop(names);
-        self.model.resolution_steps = steps;
-        self.model.declarations = self.tally.declarations() as u64;
+        let work = &mut self.model.read_work;
+        work.resolution_steps = steps;
+        work.name_id_blocks = self.ids.blocks();
+        work.full_name_bytes = self.full_name_bytes;
+        work.declarations = self.tally.declarations() as u64;
         for (row, ty) in resolved {
             let field = &mut self.model.fields[row as usize];
             field.ty = ty;
@@ -229,7 +232,7 @@ impl<'a> Builder<'a> {
         for (at, value) in parsed {
             self.model.defaults[at as usize].parsed = Some(value);
         }
-        self.model.default_lookup_steps = steps;
+        self.model.read_work.default_lookup_steps = steps;
         Ok(())
     }
 }

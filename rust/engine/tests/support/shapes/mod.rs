@@ -10,12 +10,14 @@
 //! - `pairs`: types met by many others (enum pairs, pairing by structure);
 //! - `findings`: one finding per field, required fields, defaults;
 //! - `features`: maps, Editions features;
-//! - `histories`: long FULL_TRANSITIVE histories, of tiny versions or against a large new one.
+//! - `histories`: long FULL_TRANSITIVE histories, of tiny versions or against a large new one;
+//! - `full_names`: full names far longer than the schema, named by every field of a history.
 #![allow(dead_code)]
 
 mod counts;
 mod features;
 mod findings;
+mod full_names;
 mod histories;
 mod names;
 mod pairs;
@@ -28,6 +30,8 @@ use protocompat::{Limits, Strategy};
 
 #[allow(unused_imports)]
 pub use counts::large_version;
+#[allow(unused_imports)]
+pub use full_names::nested_long_names;
 
 /// A shape: its name, what it is, and how one check of it is made.
 pub struct Shape {
@@ -134,6 +138,16 @@ pub const SHAPES: &[Shape] = &[
         pairs::structure_pairs,
     ),
     Shape::pair(
+        "text-pairs",
+        "300 messages a side, each holding a string field with the same 28 KB default, every writer message paired with every reader message through a field of its own (conservative pairs by structure)",
+        pairs::text_pairs,
+    ),
+    Shape::pair(
+        "value-name-pairs",
+        "300 enums a side of 28 values named with a kilobyte, every writer enum paired with every reader enum through a field of its own (conservative pairs by structure)",
+        pairs::value_name_pairs,
+    ),
+    Shape::pair(
         "oneofs",
         "the most oneofs allowed, named, in the root message",
         counts::oneofs,
@@ -152,6 +166,8 @@ pub const SHAPES: &[Shape] = &[
     histories::REACHABLE,
     histories::TINY,
     histories::LONG_DEFAULT,
+    full_names::LONG_FULL_NAMES,
+    full_names::LONG_FULL_NAMES_HISTORY,
 ];
 
 /// How many declarations named `name_len` bytes fit in `scope_len`-byte scopes under the

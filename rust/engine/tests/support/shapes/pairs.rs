@@ -1,5 +1,6 @@
-//! Types met by many others: every pair of large enums, and many small messages paired by
-//! structure with one large one.
+//! Types met by many others: every pair of large enums, many small messages paired by
+//! structure with one large one, and every pair of messages or enums whose text (defaults,
+//! value names) the rules compare byte for byte.
 
 use prost_types::field_descriptor_proto::Type;
 use prost_types::{EnumDescriptorProto, EnumValueDescriptorProto};
@@ -104,4 +105,68 @@ fn sparse_version(v: usize) -> Vec<u8> {
 
 fn sparse_new(v: usize) -> Vec<u8> {
     sparse(v, 99_000, 20_000)
+}
+
+/// Messages or enums on each side of [`text_pairs`] and [`value_name_pairs`]: the writer's
+/// field `i` holds type `i / SIDE`, the reader's `i % SIDE`, so `conservative` pairs every
+/// writer type with every reader type by structure.
+const SIDE: usize = 300;
+
+/// Each of the 300 messages on a side holds one string field whose declared default is the
+/// same 28 KB on both sides: whether two fields are declared alike compares them, in each of
+/// the 90,000 pairs.
+pub(super) fn text_pairs(v: usize) -> Vec<u8> {
+    let default = "d".repeat(28 << 10);
+    let mut root = file("order.proto", "shop", "proto2");
+    let mut order = message("Order");
+    for i in 0..SIDE * SIDE {
+        let m = if v % 2 == 0 { i / SIDE } else { i % SIDE };
+        order.field.push(field(
+            &format!("f{}", i + 1),
+            i + 1,
+            Type::Message,
+            Some(&format!(".shop.M{v}x{m}")),
+        ));
+    }
+    root.message_type.push(order);
+    for m in 0..SIDE {
+        let mut held = message(&format!("M{v}x{m}"));
+        let mut s = field("s", 1, Type::String, None);
+        s.default_value = Some(default.clone());
+        held.field.push(s);
+        root.message_type.push(held);
+    }
+    schema(vec![root], "shop.Order", "order.proto")
+}
+
+/// Each of the 300 enums on a side holds 28 values named with a kilobyte that all but its last
+/// bytes share: the enum rules merge them by name in each of the 90,000 pairs.
+pub(super) fn value_name_pairs(v: usize) -> Vec<u8> {
+    let prefix = "v".repeat(1_000);
+    let mut root = file("order.proto", "shop", "proto2");
+    let mut order = message("Order");
+    for i in 0..SIDE * SIDE {
+        let e = if v % 2 == 0 { i / SIDE } else { i % SIDE };
+        order.field.push(field(
+            &format!("f{}", i + 1),
+            i + 1,
+            Type::Enum,
+            Some(&format!(".shop.E{v}x{e}")),
+        ));
+    }
+    root.message_type.push(order);
+    for e in 0..SIDE {
+        root.enum_type.push(EnumDescriptorProto {
+            name: Some(format!("E{v}x{e}")),
+            value: (0..28)
+                .map(|n| EnumValueDescriptorProto {
+                    name: Some(format!("E{v}x{e}_{prefix}{n:02}")),
+                    number: Some(n),
+                    options: None,
+                })
+                .collect(),
+            ..Default::default()
+        });
+    }
+    schema(vec![root], "shop.Order", "order.proto")
 }
