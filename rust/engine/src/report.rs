@@ -44,6 +44,19 @@ impl Finding {
         self.render_naming(&|index| format!("existing[{index}]"))
     }
 
+    /// `RULE path (field N) [direction]`: the finding named in a sentence, unbounded and
+    /// unescaped (the caller bounds it or makes it printable).
+    pub fn short(&self) -> String {
+        let mut text = format!("{} {}", self.rule, self.path);
+        if let Some(number) = self.field_number {
+            text.push_str(&format!(" (field {number})"));
+        }
+        if let Some(direction) = self.direction {
+            text.push_str(&format!(" [{direction}]"));
+        }
+        text
+    }
+
     /// [`Finding::render`], with the existing schema at `index` called `name(index)`: a caller
     /// that knows Pulsar's version numbers names the version.
     pub fn render_naming(&self, name: &dyn Fn(usize) -> String) -> String {

@@ -126,7 +126,7 @@ impl<'a> Run<'a> {
     pub fn short(&self, index: usize) -> String {
         self.findings()
             .nth(index)
-            .map(|(f, _)| short(f))
+            .map(|(f, _)| printable(&f.short()).into_owned())
             .unwrap_or_default()
     }
 
@@ -278,18 +278,6 @@ pub fn example_inline(finding: &Finding) -> String {
     } else {
         String::new()
     }
-}
-
-/// `RULE path (field N) [direction]`: a finding named in a sentence, printable.
-fn short(finding: &Finding) -> String {
-    let mut text = format!("{} {}", finding.rule, finding.path);
-    if let Some(number) = finding.field_number {
-        text.push_str(&format!(" (field {number})"));
-    }
-    if let Some(direction) = finding.direction {
-        text.push_str(&format!(" [{direction}]"));
-    }
-    printable(&text).into_owned()
 }
 
 /// A finding's remedies as lines of their own, to go under its example: the fix and what

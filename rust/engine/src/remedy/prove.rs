@@ -148,16 +148,9 @@ impl Findings {
     }
 }
 
-/// `RULE path (direction)`: a finding named in a sentence.
+/// A finding named in a refusal's sentence, bounded.
 fn short(finding: &Finding) -> String {
-    let mut text = format!("{} {}", finding.rule, finding.path);
-    if let Some(number) = finding.field_number {
-        text.push_str(&format!(" (field {number})"));
-    }
-    if let Some(direction) = finding.direction {
-        text.push_str(&format!(" [{direction}]"));
-    }
-    crate::text::bound(&text, 200)
+    crate::text::bound(&finding.short(), 200)
 }
 
 /// What a re-check found, or why none was made; shared by the findings that ask again.

@@ -145,19 +145,10 @@ pub(crate) fn keep_old_add_new(site: &Site) -> Vec<Remedy> {
 /// Whether the new message declares a type named as the map's entry would be
 /// (`counts` → `CountsEntry`): the map cannot come back beside it.
 fn map_entry_taken(site: &Site, map: &str) -> bool {
-    let mut entry = String::new();
-    let mut upper = true;
-    for c in map.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            entry.extend(c.to_uppercase());
-            upper = false;
-        } else {
-            entry.push(c);
-        }
-    }
-    entry.push_str("Entry");
-    let nested = format!("{}.{entry}", site.new_message.full_name());
+    let nested = format!(
+        "{}.{}",
+        site.new_message.full_name(),
+        super::descriptor::map_entry(map)
+    );
     site.reserved.declares(&nested)
 }

@@ -6,8 +6,21 @@ use std::collections::HashSet;
 
 /// protoc's `ToJsonName`: each `_` dropped and the letter after it upper-cased.
 pub fn json_name(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut capitalize = false;
+    camel(name, false)
+}
+
+/// protoc's `MapEntryName`: `tag_counts` → `TagCountsEntry`.
+pub fn map_entry(field: &str) -> String {
+    let mut out = camel(field, true);
+    out.push_str("Entry");
+    out
+}
+
+/// `name` with each `_` dropped and the letter after it upper-cased (and the first letter,
+/// with `first_upper`), as both of protoc's derived names write it.
+fn camel(name: &str, first_upper: bool) -> String {
+    let mut out = String::with_capacity(name.len() + 5);
+    let mut capitalize = first_upper;
     for c in name.chars() {
         if c == '_' {
             capitalize = true;
@@ -18,24 +31,6 @@ pub fn json_name(name: &str) -> String {
             out.push(c);
         }
     }
-    out
-}
-
-/// protoc's `MapEntryName`: `tag_counts` → `TagCountsEntry`.
-pub fn map_entry(field: &str) -> String {
-    let mut out = String::with_capacity(field.len() + 5);
-    let mut capitalize = true;
-    for c in field.chars() {
-        if c == '_' {
-            capitalize = true;
-        } else if capitalize {
-            out.push(c.to_ascii_uppercase());
-            capitalize = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out.push_str("Entry");
     out
 }
 
