@@ -73,16 +73,22 @@ pub(super) fn together(fixes: &mut Fixes, findings: &[(&Finding, bool)]) {
         .collect();
     let together = fixes.planner.combine(&items);
     // A failure no fix of its own removes may go with the fixes made.
-    let covered: Vec<(usize, Status)> = fixes
-        .list
-        .iter()
-        .enumerate()
-        .filter(|(i, entry)| {
-            !findings[*i].1 && matches!(entry.status, Status::Advice | Status::Unproven)
+    let unfixed: Vec<usize> = (0..fixes.list.len())
+        .filter(|&i| {
+            !findings[i].1 && matches!(fixes.list[i].status, Status::Advice | Status::Unproven)
         })
-        .filter_map(|(i, _)| {
-            let by = fixes.planner.covered_by(&items, &together, findings[i].0)?;
-            Some((i, Status::Covered { by: candidates[by] }))
+        .collect();
+    let asked: Vec<&Finding> = unfixed.iter().map(|&i| findings[i].0).collect();
+    let covered: Vec<(usize, Status)> = unfixed
+        .iter()
+        .zip(fixes.planner.covered_by(&items, &together, &asked))
+        .filter_map(|(&i, by)| {
+            Some((
+                i,
+                Status::Covered {
+                    by: candidates[by?],
+                },
+            ))
         })
         .collect();
     let settled: Vec<(usize, Status)> = candidates

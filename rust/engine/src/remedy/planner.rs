@@ -201,20 +201,28 @@ impl<'d> Planner<'d> {
             .collect()
     }
 
-    /// The index of the fix of `fixes` whose making, with those made before it, removes
-    /// `finding` (one with no fix of its own), once `together` says which were made.
+    /// For each of `findings` (ones with no fix of their own), the index of the fix of `fixes`
+    /// whose making, with those made before it, removes it, once `together` says which were
+    /// made. The made fixes' steps are worked out once for all of them.
     pub fn covered_by(
         &self,
         fixes: &[(&Finding, &Remedy)],
         together: &[Together],
-        finding: &Finding,
-    ) -> Option<usize> {
+        findings: &[&Finding],
+    ) -> Vec<Option<usize>> {
         let steps = steps(fixes, |index| together[index] == Together::Made);
-        let (_, all) = steps.last()?;
-        if self.proof.leaves(all, finding) != Ok(false) {
-            return None;
-        }
-        self.first_removing(&steps, finding)
+        let Some((_, all)) = steps.last() else {
+            return vec![None; findings.len()];
+        };
+        findings
+            .iter()
+            .map(|finding| {
+                if self.proof.leaves(all, finding) != Ok(false) {
+                    return None;
+                }
+                self.first_removing(&steps, finding)
+            })
+            .collect()
     }
 
     fn first_removing(&self, steps: &[(usize, Vec<Edit>)], finding: &Finding) -> Option<usize> {
