@@ -2,6 +2,7 @@
 
 mod args;
 mod broker;
+mod buf;
 mod commands;
 mod console;
 mod fix;
@@ -56,5 +57,6 @@ fn main() -> ExitCode {
             file,
         } => commands::schema::run(upload, &input, &file),
         Command::Rules { profile } => commands::rules::run(profile),
+        Command::BufPlugin { args } => commands::buf_plugin::run(&args),
     }
 }

@@ -70,6 +70,15 @@ pub enum Command {
         #[arg(long, value_parser = parse_profile)]
         profile: Option<&'static Profile>,
     },
+    /// Run as a Buf check plugin (PluginRPC), for `buf breaking`: in buf.yaml, `plugins: -
+    /// plugin: [protocompat, buf-plugin]` with `options: {roots: [pkg.Order]}`, and the
+    /// category PIP246 in `breaking: use:` (docs/buf.md). buf gives the arguments.
+    #[command(name = "buf-plugin", disable_help_flag = true)]
+    BufPlugin {
+        /// --protocol, --spec, --format binary|json, or a procedure's path.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 #[derive(clap::Args)]

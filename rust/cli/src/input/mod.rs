@@ -8,12 +8,12 @@ mod descriptor_set;
 mod editions;
 mod git;
 mod imports;
-mod java_order;
+pub mod java_order;
 mod proto;
 mod protoc;
 mod pulsar;
 pub mod roots;
-mod wire;
+pub mod wire;
 
 use std::collections::BTreeMap;
 use std::fs;

@@ -1,0 +1,237 @@
+//! The Check procedure: each root of the options is one topic's schema, checked as
+//! `protocompat check --root ROOT --against …` checks it, and each finding an annotation at
+//! the new file's declaration, its message the finding with its example and fix on one line.
+
+use protocompat::{Bounds, CheckError, Checker, Finding, SchemaRef};
+
+use super::options::{self, limit_option, Options};
+use super::proto::{Annotation, CheckResponse, FileLocation};
+use super::request::CheckRequest;
+use super::rules;
+use super::side::Side;
+use super::Failure;
+use crate::console::print_err;
+use crate::fix::Scope;
+use crate::input::Loaded;
+use crate::locate::{declarations, Index};
+use crate::output::{FixSetup, Run};
+
+pub fn check(request: &CheckRequest) -> Result<CheckResponse, Failure> {
+    let options = options::parse(&request.options)?;
+    let new = Side::read(&request.files, &options.limits, "the module")?;
+    let old = Side::read(&request.against_files, &options.limits, "the against input")?;
+    let asked = Asked::new(&request.rule_ids);
+    let mut annotations = Vec::new();
+    let (new_declared, old_declared) = (declarations(&new.set).0, declarations(&old.set).0);
+    for root in &options.roots {
+        let in_new = new_declared.get(root.as_str());
+        let in_old = old_declared.get(root.as_str());
+        match (in_new, in_old) {
+            (Some(&(new_file, ..)), Some(&(old_file, ..))) => {
+                let new_schema = new.schema(root, new_file, &options.limits)?;
+                let old_schema = old.schema(root, old_file, &options.limits)?;
+                annotations.extend(
+                    compare(root, &options, &new_schema, &old_schema)?
+                        .into_iter()
+                        .filter(|a| asked.wants(&a.rule_id)),
+                );
+            }
+            (Some(_), None) => {
+                // A topic's first schema: the broker stores it without a check.
+                print_err(&format!(
+                    "protocompat: {}: new: {} declares it and {} does not; nothing to check it against",
+                    protocompat::text::printable(root),
+                    new.which,
+                    old.which
+                ));
+            }
+            (None, Some((old_file, path, _))) => {
+                let id = protocompat::RuleId::RootMessageChanged.id();
+                if asked.wants(id) {
+                    annotations.push(Annotation {
+                        rule_id: id.to_owned(),
+                        message: format!(
+                            "{id} {root}: the root message is gone from {}; the topic's \
+                             schema still has it, and a schema with another root is refused",
+                            new.which
+                        ),
+                        file_location: None,
+                        against_file_location: Some(FileLocation {
+                            file_name: old.set.file[*old_file].name().to_owned(),
+                            source_path: path.clone(),
+                        }),
+                    });
+                }
+            }
+            (None, None) => {
+                return Err(Failure::invalid(format!(
+                    "option `roots`: no file of {} or of {} declares `{}`; a root is a message's \
+                     full name, package included (shop.Order)",
+                    new.which,
+                    old.which,
+                    protocompat::text::bound(root, 200)
+                )))
+            }
+        }
+    }
+    Ok(CheckResponse { annotations })
+}
+
+/// The rule IDs buf asks for; none means the default rules.
+struct Asked<'r>(Option<&'r [String]>);
+
+impl<'r> Asked<'r> {
+    fn new(ids: &'r [String]) -> Asked<'r> {
+        Asked((!ids.is_empty()).then_some(ids))
+    }
+
+    fn wants(&self, id: &str) -> bool {
+        match self.0 {
+            Some(ids) => ids.iter().any(|i| i == id),
+            None => {
+                let default = rules::failures_category(protocompat::PROFILES[0]);
+                rules::all()
+                    .iter()
+                    .any(|r| r.id == id && r.categories.contains(&default))
+            }
+        }
+    }
+}
+
+/// One root's check: the engine's findings, or its refusal of a schema, as annotations.
+fn compare(
+    root: &str,
+    options: &Options,
+    new: &Loaded,
+    old: &Loaded,
+) -> Result<Vec<Annotation>, Failure> {
+    let checker = Checker::with_limits(Bounds::NONE, options.limits)
+        .with_profile(options.profile)
+        .with_examples(true);
+    let existing = std::slice::from_ref(old);
+    let report = match checker.check(&[old.data.as_slice()], &new.data, options.strategy) {
+        Ok(report) => report,
+        Err(CheckError::Schema(e)) => {
+            let (side, name) = match e.schema.which {
+                SchemaRef::New => (new, "new"),
+                SchemaRef::Existing(_) => (old, "existing"),
+            };
+            let hint = e
+                .setting
+                .map(|setting| format!(" ({} raises it)", limit_option(setting)))
+                .unwrap_or_default();
+            let location = root_location(side, root);
+            let (file_location, against_file_location) = match e.schema.which {
+                SchemaRef::New => (location, None),
+                SchemaRef::Existing(_) => (None, location),
+            };
+            return Ok(vec![Annotation {
+                rule_id: e.rule.id().to_owned(),
+                message: format!(
+                    "{} {root}: the {name} schema is refused: {}{hint}",
+                    e.rule.id(),
+                    e.message
+                ),
+                file_location,
+                against_file_location,
+            }]);
+        }
+        Err(error @ CheckError::TooMuchWork(..)) => {
+            return Ok(vec![Annotation {
+                rule_id: error.rule_id().to_owned(),
+                message: format!("{} {root}: {}", error.rule_id(), error.render(limit_option)),
+                file_location: root_location(new, root),
+                against_file_location: None,
+            }]);
+        }
+        Err(internal) => {
+            return Err(Failure {
+                code: super::proto::Code::Internal,
+                message: internal.render(limit_option),
+            })
+        }
+    };
+    let notes = Vec::new();
+    let run =
+        Run::new(&report, options.strategy, new, existing, &notes, false).with_fixes(FixSetup {
+            profile: options.profile,
+            limits: options.limits,
+            work: checker.stats().last_check_work,
+            scope: Scope { warnings: false },
+        });
+    let places = Places::new(root, new, old);
+    let mut annotations: Vec<Annotation> = run
+        .findings()
+        .map(|(finding, warning)| {
+            let (file_location, against_file_location) = places.of(finding);
+            let lead = if warning { "warning: " } else { "" };
+            Annotation {
+                rule_id: finding.rule.id().to_owned(),
+                message: format!("{lead}{}", run.render_with_example(finding)),
+                file_location,
+                against_file_location,
+            }
+        })
+        .collect();
+    let unlisted = run.unlisted();
+    if unlisted > 0 {
+        print_err(&format!(
+            "protocompat: {root}: {unlisted} more findings not shown (the report keeps the first)"
+        ));
+    }
+    // Identical annotations (the same change found twice at one place) would show twice.
+    annotations.dedup();
+    Ok(annotations)
+}
+
+/// Where the root message of `schema` is declared.
+fn root_location(schema: &Loaded, root: &str) -> Option<FileLocation> {
+    let sources = schema.sources.as_ref()?;
+    let (file, path, _) = Index::new(sources).source_path(root, root)?;
+    Some(FileLocation {
+        file_name: sources.set.file[file].name().to_owned(),
+        source_path: path,
+    })
+}
+
+/// Finds a finding's place in the new schema's files and the existing one's.
+struct Places<'a> {
+    root: &'a str,
+    new: Option<(Index<'a>, &'a crate::input::Sources)>,
+    old: Option<(Index<'a>, &'a crate::input::Sources)>,
+}
+
+impl<'a> Places<'a> {
+    fn new(root: &'a str, new: &'a Loaded, old: &'a Loaded) -> Places<'a> {
+        let index = |l: &'a Loaded| l.sources.as_ref().map(|s| (Index::new(s), s));
+        Places {
+            root,
+            new: index(new),
+            old: index(old),
+        }
+    }
+
+    /// The new file's declaration where the path is whole in it; else the existing file's
+    /// (a field the new schema lacks), with the new file's deepest part of the path beside
+    /// it; the root message for a strategy's rejection, which names no declaration.
+    fn of(&self, finding: &Finding) -> (Option<FileLocation>, Option<FileLocation>) {
+        let at = |side: &Option<(Index, &crate::input::Sources)>, path: &str| {
+            let (index, sources) = side.as_ref()?;
+            let (file, source_path, whole) = index.source_path(self.root, path)?;
+            let location = FileLocation {
+                file_name: sources.set.file[file].name().to_owned(),
+                source_path,
+            };
+            Some((location, whole))
+        };
+        if finding.existing.is_none() {
+            return (at(&self.new, self.root).map(|(l, _)| l), None);
+        }
+        let in_new = at(&self.new, &finding.path);
+        if let Some((location, true)) = in_new {
+            return (Some(location), None);
+        }
+        let in_old = at(&self.old, &finding.path).filter(|(_, whole)| *whole);
+        (in_new.map(|(l, _)| l), in_old.map(|(l, _)| l))
+    }
+}
