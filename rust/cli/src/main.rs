@@ -57,6 +57,8 @@ fn main() -> ExitCode {
             file,
         } => commands::schema::run(upload, &input, &file),
         Command::Rules { profile } => commands::rules::run(profile),
+        Command::Completions { shell } => commands::completions::completions(shell),
+        Command::Man => commands::completions::man(),
         Command::BufPlugin { args } => commands::buf_plugin::run(&args),
     }
 }

@@ -70,6 +70,14 @@ pub enum Command {
         #[arg(long, value_parser = parse_profile)]
         profile: Option<&'static Profile>,
     },
+    /// Print the shell completion script for bash, zsh or fish (also elvish and powershell):
+    /// `protocompat completions bash > ~/.local/share/bash-completion/completions/protocompat`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print protocompat's man page (roff): `protocompat man | man -l -`.
+    Man,
     /// Run as a Buf check plugin (PluginRPC), for `buf breaking`: in buf.yaml, `plugins: -
     /// plugin: [protocompat, buf-plugin]` with `options: {roots: [pkg.Order]}`, and the
     /// category PIP246 in `breaking: use:` (docs/buf.md). buf gives the arguments.

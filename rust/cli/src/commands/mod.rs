@@ -4,5 +4,6 @@ pub mod audit;
 pub mod brokers;
 pub mod buf_plugin;
 pub mod check;
+pub mod completions;
 pub mod rules;
 pub mod schema;
