@@ -133,4 +133,20 @@ fn buf_breaking_runs_our_rules_through_the_plugin() {
         "{stdout}"
     );
     assert!(!stdout.contains("SCALAR_TYPE_CHANGED"), "{stdout}");
+    // docs/buf.md shows this run: its transcript is what buf prints today.
+    assert_eq!(stdout.trim_end(), documented_run(), "docs/buf.md is out of date");
+}
+
+/// The lines docs/buf.md shows under `$ buf breaking --against '.git#branch=main'`, up to the
+/// next command.
+fn documented_run() -> String {
+    let doc = std::fs::read_to_string(repo().join("docs/buf.md")).unwrap();
+    let lines: Vec<&str> = doc
+        .lines()
+        .skip_while(|l| *l != "$ buf breaking --against '.git#branch=main'")
+        .skip(1)
+        .take_while(|l| !l.starts_with("$ ") && !l.starts_with("```"))
+        .collect();
+    assert!(!lines.is_empty(), "docs/buf.md lost its transcript");
+    lines.join("\n")
 }
