@@ -134,7 +134,11 @@ fn buf_breaking_runs_our_rules_through_the_plugin() {
     );
     assert!(!stdout.contains("SCALAR_TYPE_CHANGED"), "{stdout}");
     // docs/buf.md shows this run: its transcript is what buf prints today.
-    assert_eq!(stdout.trim_end(), documented_run(), "docs/buf.md is out of date");
+    assert_eq!(
+        stdout.trim_end(),
+        documented_run(),
+        "docs/buf.md is out of date"
+    );
 }
 
 /// The lines docs/buf.md shows under `$ buf breaking --against '.git#branch=main'`, up to the

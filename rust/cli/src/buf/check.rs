@@ -77,24 +77,26 @@ pub fn check(request: &CheckRequest) -> Result<CheckResponse, Failure> {
     Ok(CheckResponse { annotations })
 }
 
-/// The rule IDs buf asks for; none means the default rules.
-struct Asked<'r>(Option<&'r [String]>);
+/// The rule IDs buf asks for; none means the default rules (the default profile's failures).
+struct Asked(Vec<String>);
 
-impl<'r> Asked<'r> {
-    fn new(ids: &'r [String]) -> Asked<'r> {
-        Asked((!ids.is_empty()).then_some(ids))
+impl Asked {
+    fn new(ids: &[String]) -> Asked {
+        if !ids.is_empty() {
+            return Asked(ids.to_vec());
+        }
+        let default = rules::failures_category(protocompat::PROFILES[0]);
+        Asked(
+            rules::all()
+                .into_iter()
+                .filter(|r| r.categories.contains(&default))
+                .map(|r| r.id.to_owned())
+                .collect(),
+        )
     }
 
     fn wants(&self, id: &str) -> bool {
-        match self.0 {
-            Some(ids) => ids.iter().any(|i| i == id),
-            None => {
-                let default = rules::failures_category(protocompat::PROFILES[0]);
-                rules::all()
-                    .iter()
-                    .any(|r| r.id == id && r.categories.contains(&default))
-            }
-        }
+        self.0.iter().any(|i| i == id)
     }
 }
 

@@ -3,7 +3,7 @@
 //! imports, in the Java client's order, wrapped as Pulsar's schema data, with their source
 //! info kept aside to place findings.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use prost::Message;
 use prost_types::{FileDescriptorProto, FileDescriptorSet};
@@ -59,13 +59,13 @@ impl<'a> Side<'a> {
             raw: Vec::with_capacity(files.len()),
             stripped: Vec::with_capacity(files.len()),
         };
-        let mut names = HashMap::new();
+        let mut names = HashSet::new();
         for file in files {
             let stripped = without_field(file.proto, SOURCE_CODE_INFO)
                 .map_err(|e| Failure::invalid(format!("{which}: a file: {e}")))?;
             let decoded = FileDescriptorProto::decode(stripped.as_slice())
                 .map_err(|e| Failure::invalid(format!("{which}: a file: {e}")))?;
-            if names.insert(decoded.name().to_owned(), ()).is_some() {
+            if !names.insert(decoded.name().to_owned()) {
                 return Err(Failure::invalid(format!(
                     "{which}: two files are named `{}`",
                     protocompat::text::bound(decoded.name(), 200)
