@@ -473,3 +473,51 @@ fn garbage_and_oversized_requests_get_an_error_response() {
     assert_eq!(error.code, CODE_RESOURCE_EXHAUSTED, "{}", error.message);
     assert!(error.message.contains("over 256 MiB"), "{}", error.message);
 }
+
+#[test]
+fn a_removed_field_is_placed_at_its_message_in_the_imported_file() {
+    let order = "syntax = \"proto2\";\npackage acme;\nimport \"acme/money.proto\";\n\
+                 message Order {\n  optional int64 id = 1;\n  optional Money total = 2;\n}\n";
+    let money = |cents: &str| {
+        format!(
+            "syntax = \"proto2\";\npackage acme;\nmessage Money {{\n{cents}  optional string currency = 2;\n}}\n"
+        )
+    };
+    let side = |name: &str, cents: &str| {
+        let dir = tempdir(name);
+        let money = money(cents);
+        write_tree(
+            &dir,
+            &[("acme/order.proto", order), ("acme/money.proto", &money)],
+        );
+        compiled(&dir, "acme/order.proto")
+    };
+    let old = side("buf-plugin-money-old", "  required int64 cents = 1;\n");
+    let new = side("buf-plugin-money-new", "");
+    let annotations = check(CheckRequest {
+        file_descriptors: new.clone(),
+        against_file_descriptors: old.clone(),
+        options: vec![roots(&["acme.Order"])],
+        rule_ids: vec!["REQUIRED_FIELD_REMOVED".into()],
+    })
+    .unwrap();
+    assert_eq!(annotations.len(), 1, "{annotations:?}");
+    let removed = &annotations[0];
+    let at = removed.file_location.as_ref().unwrap();
+    assert_eq!(at.file_name, "acme/money.proto");
+    assert_eq!(
+        line_and_column(&new, at),
+        (3, 1),
+        "message Money, where to put it back"
+    );
+    let was = removed.against_file_location.as_ref().unwrap();
+    assert_eq!(was.file_name, "acme/money.proto");
+    assert_eq!(line_and_column(&old, was), (4, 3), "the old field");
+    assert!(
+        removed
+            .message
+            .starts_with("REQUIRED_FIELD_REMOVED acme.Order.total.cents (field 1)"),
+        "{}",
+        removed.message
+    );
+}

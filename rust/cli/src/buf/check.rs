@@ -2,9 +2,10 @@
 //! `protocompat check --root ROOT --against …` checks it, and each finding an annotation at
 //! the new file's declaration, its message the finding with its example and fix on one line.
 
-use protocompat::{Bounds, CheckError, Checker, Finding, SchemaRef};
+use protocompat::{Bounds, CheckError, Checker, SchemaRef};
 
 use super::options::{self, limit_option, Options};
+use super::place::{root_location, Places};
 use super::proto::{Annotation, CheckResponse, FileLocation};
 use super::request::CheckRequest;
 use super::rules;
@@ -13,7 +14,7 @@ use super::Failure;
 use crate::console::print_err;
 use crate::fix::Scope;
 use crate::input::Loaded;
-use crate::locate::{declarations, Index};
+use crate::locate::declarations;
 use crate::output::{FixSetup, Run};
 
 pub fn check(request: &CheckRequest) -> Result<CheckResponse, Failure> {
@@ -184,56 +185,4 @@ fn compare(
     // Identical annotations (the same change found twice at one place) would show twice.
     annotations.dedup();
     Ok(annotations)
-}
-
-/// Where the root message of `schema` is declared.
-fn root_location(schema: &Loaded, root: &str) -> Option<FileLocation> {
-    let sources = schema.sources.as_ref()?;
-    let (file, path, _) = Index::new(sources).source_path(root, root)?;
-    Some(FileLocation {
-        file_name: sources.set.file[file].name().to_owned(),
-        source_path: path,
-    })
-}
-
-/// Finds a finding's place in the new schema's files and the existing one's.
-struct Places<'a> {
-    root: &'a str,
-    new: Option<(Index<'a>, &'a crate::input::Sources)>,
-    old: Option<(Index<'a>, &'a crate::input::Sources)>,
-}
-
-impl<'a> Places<'a> {
-    fn new(root: &'a str, new: &'a Loaded, old: &'a Loaded) -> Places<'a> {
-        let index = |l: &'a Loaded| l.sources.as_ref().map(|s| (Index::new(s), s));
-        Places {
-            root,
-            new: index(new),
-            old: index(old),
-        }
-    }
-
-    /// The new file's declaration where the path is whole in it; else the existing file's
-    /// (a field the new schema lacks), with the new file's deepest part of the path beside
-    /// it; the root message for a strategy's rejection, which names no declaration.
-    fn of(&self, finding: &Finding) -> (Option<FileLocation>, Option<FileLocation>) {
-        let at = |side: &Option<(Index, &crate::input::Sources)>, path: &str| {
-            let (index, sources) = side.as_ref()?;
-            let (file, source_path, whole) = index.source_path(self.root, path)?;
-            let location = FileLocation {
-                file_name: sources.set.file[file].name().to_owned(),
-                source_path,
-            };
-            Some((location, whole))
-        };
-        if finding.existing.is_none() {
-            return (at(&self.new, self.root).map(|(l, _)| l), None);
-        }
-        let in_new = at(&self.new, &finding.path);
-        if let Some((location, true)) = in_new {
-            return (Some(location), None);
-        }
-        let in_old = at(&self.old, &finding.path).filter(|(_, whole)| *whole);
-        (in_new.map(|(l, _)| l), in_old.map(|(l, _)| l))
-    }
 }

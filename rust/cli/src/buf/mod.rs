@@ -13,6 +13,7 @@
 
 mod check;
 mod options;
+mod place;
 mod proto;
 mod request;
 mod rules;
