@@ -9,6 +9,7 @@ mod input;
 mod locate;
 mod metrics;
 mod output;
+mod project;
 mod safe;
 
 use std::process::ExitCode;

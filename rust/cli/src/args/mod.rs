@@ -110,6 +110,9 @@ pub fn parse_strategy(name: &str) -> Result<Strategy, String> {
     name.parse()
 }
 
+/// The profile without --profile or a project file's: the broker plugin's default.
+pub static DEFAULT_PROFILE: &Profile = &protocompat::PIP246;
+
 pub fn parse_profile(name: &str) -> Result<&'static Profile, String> {
     Profile::named(name)
 }

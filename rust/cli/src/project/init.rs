@@ -1,0 +1,1 @@
+//! `protocompat init`: a first project file for an existing service.
