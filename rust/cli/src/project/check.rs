@@ -170,9 +170,11 @@ fn gone(request: &CheckArgs, topic: &TopicCheck, missing: &str) -> String {
                     held.extend(schemas.into_iter().map(|s| s.describe()))
                 }
                 Ok(input::Found::Absent(_)) => {}
-                Err(message) => return format!(
+                Err(message) => {
+                    return format!(
                     "{missing} is not in the work tree, and the baseline cannot be read: {message}"
-                ),
+                )
+                }
             }
         }
         if held.is_empty() {

@@ -108,3 +108,6 @@ fn read(path: &Path) -> Result<String, String> {
 fn shown(path: &Path) -> String {
     crate::input::roots::shown_path(&std::path::absolute(path).unwrap_or(path.to_path_buf()))
 }
+
+#[cfg(test)]
+mod tests;

@@ -116,9 +116,11 @@ pub fn parse(text: &str) -> Result<Node, SyntaxError> {
             }
             Event::Scalar(_, _, _, Some(tag))
             | Event::SequenceStart(_, Some(tag))
-            | Event::MappingStart(_, Some(tag)) => return refuse(&format!(
+            | Event::MappingStart(_, Some(tag)) => {
+                return refuse(&format!(
                 "a tag (`{tag}`): the project file uses no tags; quote a value to make it a string"
-            )),
+            ))
+            }
             Event::Scalar(text, style, _, None) => Some(Node {
                 at,
                 value: scalar(text, style),
