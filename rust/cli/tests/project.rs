@@ -41,7 +41,10 @@ fn the_service_checks_clean_against_its_own_main() {
     ] {
         assert!(stdout.contains(&format!("topic {topic}: ")), "{stdout}");
     }
-    assert!(stdout.ends_with("protocompat.yaml: 3 topics: 3 compatible\n"), "{stdout}");
+    assert!(
+        stdout.ends_with("protocompat.yaml: 3 topics: 3 compatible\n"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -56,7 +59,9 @@ fn a_renumbered_field_fails_the_project_and_is_named() {
     assert_eq!(code, Some(1), "{stdout}{stderr}");
     // TODO(one finding per change): FULL reports it once per direction until that lands;
     // then this is exactly one.
-    let named = stdout.matches("FIELD_NUMBER_CHANGED shop.Order.note").count();
+    let named = stdout
+        .matches("FIELD_NUMBER_CHANGED shop.Order.note")
+        .count();
     assert!(named >= 1, "{stdout}");
     assert!(
         stdout.contains("proto/shop/order.proto:8:3: FIELD_NUMBER_CHANGED shop.Order.note"),
@@ -68,7 +73,10 @@ fn a_renumbered_field_fails_the_project_and_is_named() {
     assert_eq!(code, Some(1));
     let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(report["exitStatus"], 1);
-    assert_eq!(report["topics"][0]["topic"], "persistent://shop/orders/orders");
+    assert_eq!(
+        report["topics"][0]["topic"],
+        "persistent://shop/orders/orders"
+    );
     assert_eq!(report["topics"][0]["status"], "incompatible");
     assert_eq!(report["topics"][0]["report"]["strategy"], "FULL");
 
@@ -85,8 +93,17 @@ fn topics_the_baseline_lacks_are_new_and_pass() {
     );
     let (code, stdout, stderr) = check(&dir, &[]);
     assert_eq!(code, Some(0), "{stdout}{stderr}");
-    assert_eq!(stdout.matches("NEW: the baseline lacks this schema").count(), 2, "{stdout}");
-    assert!(stdout.ends_with("3 topics: 2 new, 1 compatible\n"), "{stdout}");
+    assert_eq!(
+        stdout
+            .matches("NEW: the baseline lacks this schema")
+            .count(),
+        2,
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with("3 topics: 2 new, 1 compatible\n"),
+        "{stdout}"
+    );
     let (_, stdout, _) = check(&dir, &["--format", "json"]);
     let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(report["topics"][1]["status"], "new");
@@ -116,7 +133,15 @@ fn a_root_nowhere_on_main_is_new_for_a_single_check_too() {
     std::fs::create_dir_all(dir.join("old")).unwrap();
     let (code, stdout, _) = check(
         &dir,
-        &["--against", "old", "--root", "shop.Shipment", "-I", "proto", "proto/shop/shipment.proto"],
+        &[
+            "--against",
+            "old",
+            "--root",
+            "shop.Shipment",
+            "-I",
+            "proto",
+            "proto/shop/shipment.proto",
+        ],
     );
     assert_eq!(code, Some(0), "{stdout}");
 }
@@ -127,7 +152,10 @@ fn a_schema_gone_from_the_tree_is_reported_with_what_the_baseline_holds() {
     std::fs::remove_file(dir.join("proto/shop/payment.proto")).unwrap();
     let (code, stdout, stderr) = check(&dir, &[]);
     assert_eq!(code, Some(2), "{stdout}{stderr}");
-    assert!(stdout.contains("GONE: proto/shop/payment.proto declares `shop.Payment` no more"), "{stdout}");
+    assert!(
+        stdout.contains("GONE: proto/shop/payment.proto declares `shop.Payment` no more"),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("the baseline (git main) still holds `shop.Payment`"),
         "{stdout}"
@@ -154,7 +182,12 @@ fn the_project_file_is_found_from_a_directory_below_it() {
     let dir = service("below", &[]);
     let (code, stdout, stderr) = check(&dir.join("proto/shop"), &[]);
     assert_eq!(code, Some(0), "{stdout}{stderr}");
-    assert!(stdout.contains("topic persistent://shop/orders/orders: shop.Order in ../../proto/shop/order.proto"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "topic persistent://shop/orders/orders: shop.Order in ../../proto/shop/order.proto"
+        ),
+        "{stdout}"
+    );
 }
 
 /// Each malformed file: exit 2, and the error names the file, the line and the key.
@@ -183,7 +216,10 @@ fn a_malformed_project_file_is_refused_with_file_line_and_key() {
         assert!(stderr.contains(said), "{to}:\n{stderr}");
         let (_, json, _) = check(&dir, &["--format", "json"]);
         let error: serde_json::Value = serde_json::from_str(&json).unwrap();
-        assert!(error["error"]["message"].as_str().unwrap().contains(said), "{json}");
+        assert!(
+            error["error"]["message"].as_str().unwrap().contains(said),
+            "{json}"
+        );
     }
     // Bounds: a file too large is refused before it is read.
     let huge = format!("{original}#{}\n", "x".repeat(2 << 20));
@@ -191,4 +227,23 @@ fn a_malformed_project_file_is_refused_with_file_line_and_key() {
     let (code, _, stderr) = check(&dir, &[]);
     assert_eq!(code, Some(2));
     assert!(stderr.contains("over 1024 KiB"), "{stderr}");
+}
+
+/// `init` from the tree writes a file `check` takes, and never replaces one without --force.
+#[test]
+fn init_writes_a_project_file_check_takes() {
+    let dir = service("init", &[]);
+    let (code, _, stderr) = {
+        let out = protocompat_in(&dir, &["init"]);
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    };
+    assert_eq!(code, Some(2), "the example's own file is there: {stderr}");
+    assert!(stderr.contains("--force replaces it"), "{stderr}");
+    let out = protocompat_in(&dir, &["init", "--force"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let written = std::fs::read_to_string(dir.join("protocompat.yaml")).unwrap();
+    assert!(written.contains("root: \"shop.Shipment\""), "{written}");
+    let (code, stdout, stderr) = check(&dir, &[]);
+    assert_eq!(code, Some(0), "{written}\n{stdout}{stderr}");
+    assert!(stdout.contains("3 topics: 3 compatible"), "{stdout}");
 }

@@ -14,7 +14,7 @@ use std::fs;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
-pub use model::{Baseline, Error, Project, Topic, TopicStrategy};
+pub use model::{Baseline, Error, Project, TopicStrategy};
 use yaml::At;
 
 /// The file's name, found at a repository's root (or a service's directory in a monorepo).

@@ -180,7 +180,7 @@ fn prefix_in_repository(dir: &Path) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::project::{Project, Topic};
+    use crate::project::model::{Project, Topic};
 
     fn loaded(baseline: Baseline, topics: Vec<Topic>) -> Loaded {
         Loaded {
