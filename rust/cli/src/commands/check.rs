@@ -404,7 +404,7 @@ fn make_fixes(
             return Err(Refused::new(
                 Some(label),
                 None,
-                &format!("--fix made a schema that does not load ({message}); {restored}"),
+                format!("--fix made a schema that does not load ({message}); {restored}"),
             ));
         }
     };
@@ -413,7 +413,7 @@ fn make_fixes(
         return Err(Refused::new(
             Some(label),
             None,
-            &format!("--fix wrote what no proven fix names ({difference}); {restored}"),
+            format!("--fix wrote what no proven fix names ({difference}); {restored}"),
         ));
     }
     Ok(Some((edited, outcomes)))
