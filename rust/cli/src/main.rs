@@ -58,5 +58,7 @@ fn main() -> ExitCode {
             file,
         } => commands::schema::run(upload, &input, &file),
         Command::Rules { profile } => commands::rules::run(profile),
+        Command::Completions { shell } => commands::completions::completions(shell),
+        Command::Man => commands::completions::man(),
     }
 }

@@ -14,7 +14,8 @@ pub struct CheckArgs {
     /// ALWAYS_INCOMPATIBLE). Default: the topic's with --admin-url, else FULL.
     #[arg(long, short, value_parser = parse_strategy)]
     pub strategy: Option<Strategy>,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// The report's format; `--error-format`, Buf's spelling, is taken too.
+    #[arg(long, visible_alias = "error-format", value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Exit 1 when the check finds warnings, even if the broker would accept the schema.
     #[arg(long)]

@@ -75,6 +75,14 @@ pub enum Command {
         #[arg(long, value_parser = parse_profile)]
         profile: Option<&'static Profile>,
     },
+    /// Print the shell completion script for bash, zsh or fish (also elvish and powershell):
+    /// `protocompat completions bash > ~/.local/share/bash-completion/completions/protocompat`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print protocompat's man page (roff): `protocompat man | man -l -`.
+    Man,
 }
 
 #[derive(clap::Args)]

@@ -3,5 +3,6 @@
 pub mod audit;
 pub mod brokers;
 pub mod check;
+pub mod completions;
 pub mod rules;
 pub mod schema;
