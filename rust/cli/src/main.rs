@@ -10,6 +10,7 @@ mod input;
 mod locate;
 mod metrics;
 mod output;
+mod project;
 mod safe;
 
 use std::process::ExitCode;
@@ -43,6 +44,7 @@ fn small_pages() {
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Check(request) => commands::check::run(request),
+        Command::Init(args) => project::init::run(&args),
         Command::Audit(args) => {
             small_pages();
             commands::audit::run(args)
