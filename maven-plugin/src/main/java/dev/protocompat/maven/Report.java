@@ -13,11 +13,12 @@ final class Report {
     /** The first line of a verdict: "Incompatible PROTOBUF_NATIVE schema ... against N existing schemas". */
     private static final Pattern VERDICT = Pattern.compile("^(Compatible|Incompatible) .* against .*");
     /**
-     * A finding's first line: [FILE:LINE:COL: ][warning: ]RULE_ID PATH ... [STRATEGY, SCHEMA ...].
-     * The lines under it (example, fix) are indented.
+     * A finding's first line: [FILE:LINE:COL: ][warning: ]RULE_ID PATH ..., the lines under it
+     * (example, fix) indented. Only the start is matched, so a change to what follows the path
+     * (directions, schema hashes) leaves findings recognised.
      */
     private static final Pattern FINDING =
-            Pattern.compile("^(\\S.*: )?(warning: )?[A-Z][A-Z0-9]*(_[A-Z0-9]+)+ \\S.* \\[[A-Z_]+, .*\\]$");
+            Pattern.compile("^(.*:[0-9]+:[0-9]+: )?(warning: )?[A-Z][A-Z0-9]*(_[A-Z0-9]+)+ \\S.*");
     /** More than this many findings are counted, not listed: the full report is in the log above. */
     static final int MAX_FINDINGS = 20;
 
@@ -28,24 +29,36 @@ final class Report {
         return FINDING.matcher(line).matches();
     }
 
+    /** The Maven log level of a report line. */
+    enum Level {
+        INFO, WARNING, ERROR
+    }
+
     /**
-     * Which lines of a passing check's report belong to a warning: a warning finding's first line
-     * and the indented lines under it (example, fix). Maven shows them as [WARNING], so a change
-     * the broker accepts with warnings does not pass unseen among [INFO] lines.
+     * Each line's level in Maven's log: a violation and the indented lines under it (example,
+     * fix) at ERROR; a warning and its lines at WARNING, as compilers' plugins log theirs, unless
+     * {@code failOnWarning} makes it fail the build; a failed check's verdict at ERROR; the rest
+     * (the sides compared, notes) at INFO. A failed check's report is not all ERROR, so a warning
+     * the broker would accept does not read as one more reason for the failure.
      */
-    static boolean[] warningLines(List<String> lines) {
-        boolean[] warning = new boolean[lines.size()];
-        boolean inWarning = false;
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i);
-            if (isFinding(line)) {
-                inWarning = line.contains("warning: ");
-            } else if (!line.startsWith(" ")) {
-                inWarning = false;
+    static List<Level> levels(List<String> lines, boolean failed, boolean failOnWarning) {
+        List<Level> levels = new ArrayList<>(lines.size());
+        Level finding = null;
+        for (String line : lines) {
+            if (VERDICT.matcher(line).matches()) {
+                finding = null;
+                levels.add(failed ? Level.ERROR : Level.INFO);
+                continue;
             }
-            warning[i] = inWarning;
+            if (isFinding(line)) {
+                boolean warning = line.contains("warning: ");
+                finding = warning && !failOnWarning ? Level.WARNING : Level.ERROR;
+            } else if (!line.startsWith(" ")) {
+                finding = null;
+            }
+            levels.add(finding == null ? Level.INFO : finding);
         }
-        return warning;
+        return levels;
     }
 
     /** The verdict line and the finding lines of {@code lines}, at most {@link #MAX_FINDINGS} of these. */

@@ -3,7 +3,12 @@
  */
 package dev.protocompat.maven;
 
+import static dev.protocompat.maven.Report.Level.ERROR;
+import static dev.protocompat.maven.Report.Level.INFO;
+import static dev.protocompat.maven.Report.Level.WARNING;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -32,15 +37,33 @@ class ReportTest {
     }
 
     @Test
-    void aWarningsLinesAreTheFindingAndTheIndentedLinesUnderIt() {
-        boolean[] warning = Report.warningLines(REPORT);
-        List<Integer> warned = new ArrayList<>();
-        for (int i = 0; i < warning.length; i++) {
-            if (warning[i]) {
-                warned.add(i);
-            }
-        }
-        assertEquals(List.of(7, 8), warned);
+    void aFailedChecksViolationsAreErrorsItsWarningsWarningsAndTheRestInfo() {
+        assertEquals(List.of(ERROR, ERROR, ERROR, ERROR, ERROR, ERROR, ERROR, WARNING, WARNING, INFO, INFO, INFO),
+                Report.levels(REPORT, true, false));
+    }
+
+    @Test
+    void failOnWarningMakesTheWarningsErrors() {
+        assertEquals(List.of(ERROR, ERROR, ERROR, ERROR, ERROR, ERROR, ERROR, ERROR, ERROR, INFO, INFO, INFO),
+                Report.levels(REPORT, true, true));
+    }
+
+    @Test
+    void aPassingChecksWarningsAreWarningsAndTheRestInfo() {
+        List<String> passed = List.of(
+                "Compatible PROTOBUF_NATIVE schema d5675e93d237 under FULL (profile pip246): 1 warning against 1 existing schema",
+                REPORT.get(7), REPORT.get(8), REPORT.get(9), "note: BACKWARD compares the latest of the 2 existing schemas only");
+        assertEquals(List.of(INFO, WARNING, WARNING, INFO, INFO), Report.levels(passed, false, false));
+    }
+
+    @Test
+    void aFindingIsKnownByItsLeadingRuleIdWhateverFollowsThePath() {
+        assertTrue(Report.isFinding("proto/shop/order.proto:8:3: FIELD_NUMBER_CHANGED shop.Order.note (field 4):"
+                + " writer=number 4 reader=number 5 (both directions)"));
+        assertTrue(Report.isFinding("warning: SCALAR_TYPE_CHANGED shop.Order.id (field 1)"));
+        assertFalse(Report.isFinding("FULL_TRANSITIVE: the new schema must read data written with existing[0]"));
+        assertFalse(Report.isFinding("note: BACKWARD_TRANSITIVE compares every existing schema"));
+        assertFalse(Report.isFinding("new: proto/MY_DIR order.proto"));
     }
 
     @Test
