@@ -69,6 +69,8 @@ done
 # Debian's and Ubuntu's system Python refuse `pip install` outside a virtual environment (PEP
 # 668), so the PyPI tools go into one venv whose bin/ then goes first on the PATH (its python3
 # is then the one cargo-zigbuild and maturin run Zig with). Inside an active venv, its pip.
+# Printed as written, for the reader's shell to expand.
+# shellcheck disable=SC2016
 venv='$HOME/.venvs/protocompat-build'
 if [ -n "${VIRTUAL_ENV:-}" ]; then
   pip_line() { echo "pip install $1"; }
@@ -130,7 +132,8 @@ if [ "${#missing[@]}" -eq 0 ]; then
 fi
 
 if $brief; then
-  (IFS=,; echo "${missing[*]}" | sed 's/,/, /g')
+  joined=$(IFS=,; echo "${missing[*]}")
+  echo "${joined//,/, }"
   exit 1
 fi
 

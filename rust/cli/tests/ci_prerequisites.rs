@@ -152,12 +152,7 @@ fn release_and_the_static_build_stop_before_compiling() {
     // Stopped at the check: no cargo or Maven ran (the fakes would have said so).
     assert!(!stderr.contains("fake "), "a build step ran: {stderr}");
 
-    let path = fake_path(
-        "prereq-static",
-        TOOLS,
-        true,
-        &["x86_64-unknown-linux-musl"],
-    );
+    let path = fake_path("prereq-static", TOOLS, true, &["x86_64-unknown-linux-musl"]);
     let out = run(&path, "rust/cli/build-static.sh", &[]);
     let stderr = stderr_of(&out);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
