@@ -31,7 +31,8 @@ final class HiddenProperties {
      *
      * @param configuration the execution's configuration, as Maven completed it: a parameter the
      *     pom leaves out holds its own expression ({@code ${protocompat.against}}); one the pom
-     *     sets holds the pom's text, or child elements for a list
+     *     sets holds the pom's text with the pom's expressions replaced, or child elements for a
+     *     list
      * @param expressions each parameter's expression, by parameter name (the mojo's descriptor)
      * @param userProperties the session's {@code -D} properties
      */
@@ -55,8 +56,9 @@ final class HiddenProperties {
                 continue;
             }
             String configured = text(element);
-            // Left to its property (also when the pom writes the expression itself).
-            if (element.getChildCount() == 0 && expression.equals(configured)) {
+            // Left to its property; or the pom names the property itself (<against>${protocompat.against}</against>),
+            // which Maven's model interpolation has already replaced with the -D value.
+            if (element.getChildCount() == 0 && expression.equals(configured) || configured.equals(given.trim())) {
                 continue;
             }
             messages.add("protocompat: -D" + name + "=" + given + " is ignored: the pom sets <" + element.getName()

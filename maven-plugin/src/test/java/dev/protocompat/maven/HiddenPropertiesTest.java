@@ -45,10 +45,10 @@ class HiddenPropertiesTest {
     @Test
     void aPomValueThatHidesAPropertyIsNamedWithBoth() {
         List<String> messages = HiddenProperties.find(
-                configuration(element("against", "${project.basedir}/old"), element("skip", "${protocompat.skip}")),
+                configuration(element("against", "/home/dev/orders/old"), element("skip", "${protocompat.skip}")),
                 EXPRESSIONS, properties("protocompat.against", ".git#ref=origin/main"));
         assertEquals(List.of("protocompat: -Dprotocompat.against=.git#ref=origin/main is ignored: the pom sets"
-                + " <against>${project.basedir}/old</against>, and Maven gives the pom's value precedence. To let"
+                + " <against>/home/dev/orders/old</against>, and Maven gives the pom's value precedence. To let"
                 + " -Dprotocompat.against choose, set the value as a property of the pom"
                 + " (<properties><protocompat.against>…</protocompat.against></properties>) instead of in the"
                 + " plugin's <configuration>"), messages);
@@ -73,6 +73,13 @@ class HiddenPropertiesTest {
                         element("basedir", "${project.basedir}")),
                 EXPRESSIONS, properties("protocompat.against", "old", "project.basedir", "/elsewhere")));
         assertEquals(List.of(), HiddenProperties.find(null, EXPRESSIONS, properties("protocompat.skip", "true")));
+    }
+
+    @Test
+    void aPomThatNamesThePropertyItselfHidesNothing() {
+        // <against>${protocompat.against}</against>: Maven has put the -D value in already.
+        assertEquals(List.of(), HiddenProperties.find(configuration(element("against", "release-2")), EXPRESSIONS,
+                properties("protocompat.against", "release-2")));
     }
 
     @Test
