@@ -2,6 +2,7 @@
 
 pub mod audit;
 pub mod brokers;
+pub mod buf_plugin;
 pub mod check;
 pub mod completions;
 pub mod rules;
