@@ -1,0 +1,10 @@
+def log = new File(basedir, 'build.log').text
+// One execution, the whole project: the CLI is given the project file and no schema.
+assert log =~ /\[INFO\] protocompat: \S+\/protocompat check --project protocompat\.yaml\n/
+// Both topics reported; the incompatible one fails the build, its finding at ERROR.
+assert log.contains('persistent://shop/orders/orders')
+assert log.contains('persistent://shop/fulfilment/shipments')
+assert log =~ /\[ERROR\] \S*order\.proto:8:3: FIELD_NUMBER_CHANGED shop\.Order\.note /
+assert log.contains('BUILD FAILURE')
+assert log.contains('The schema change is incompatible')
+return true
