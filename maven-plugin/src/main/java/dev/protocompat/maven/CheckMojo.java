@@ -195,7 +195,7 @@ public class CheckMojo extends AbstractMojo {
                 return;
             case 1: {
                 log(run.lines(), Report.levels(run.lines(), true, failOnWarning));
-                List<String> summary = Report.summary(run.lines());
+                List<String> summary = Report.summary(run.lines(), failOnWarning);
                 boolean warningsOnly = !summary.isEmpty()
                         && summary.stream().noneMatch(line -> line.startsWith("Incompatible "));
                 String what = warningsOnly

@@ -19,6 +19,10 @@ final class Report {
      */
     private static final Pattern FINDING =
             Pattern.compile("^(.*:[0-9]+:[0-9]+: )?(warning: )?[A-Z][A-Z0-9]*(_[A-Z0-9]+)+ \\S.*");
+    /** A project's topic header: "topic persistent://t/n/x: shop.Order in proto/x.proto, against ...". */
+    private static final Pattern TOPIC = Pattern.compile("^topic \\S+: .*");
+    /** A project's last line: "protocompat.yaml: 3 topics: 1 incompatible, 2 compatible". */
+    private static final Pattern TALLY = Pattern.compile("^\\S.*: [0-9]+ topics?: .*");
     /** More than this many findings are counted, not listed: the full report is in the log above. */
     static final int MAX_FINDINGS = 20;
 
@@ -47,7 +51,7 @@ final class Report {
         for (String line : lines) {
             if (VERDICT.matcher(line).matches()) {
                 finding = null;
-                levels.add(failed ? Level.ERROR : Level.INFO);
+                levels.add(failed && refuses(line, failOnWarning) ? Level.ERROR : Level.INFO);
                 continue;
             }
             if (isFinding(line)) {
@@ -61,12 +65,28 @@ final class Report {
         return levels;
     }
 
-    /** The verdict line and the finding lines of {@code lines}, at most {@link #MAX_FINDINGS} of these. */
-    static List<String> summary(List<String> lines) {
+    /**
+     * Whether a verdict line is one that fails the build: incompatible, or compatible with
+     * warnings under failOnWarning. In a project's report the other topics' verdicts pass.
+     */
+    private static boolean refuses(String verdict, boolean failOnWarning) {
+        return verdict.startsWith("Incompatible ")
+                || failOnWarning && !verdict.contains(": 0 warnings against ");
+    }
+
+    /**
+     * The failing verdicts and the finding lines of {@code lines} (at most {@link #MAX_FINDINGS}
+     * of these), and for a project each topic's header and the tally.
+     */
+    static List<String> summary(List<String> lines, boolean failOnWarning) {
         List<String> summary = new ArrayList<>();
         int findings = 0;
         for (String line : lines) {
             if (VERDICT.matcher(line).matches()) {
+                if (refuses(line, failOnWarning)) {
+                    summary.add(line);
+                }
+            } else if (TOPIC.matcher(line).matches() || TALLY.matcher(line).matches()) {
                 summary.add(line);
             } else if (isFinding(line)) {
                 if (++findings <= MAX_FINDINGS) {
