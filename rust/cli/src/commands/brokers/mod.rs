@@ -52,50 +52,13 @@ mod verdict;
 use std::collections::BTreeSet;
 use std::process::ExitCode;
 
-use clap::ValueEnum;
-use protocompat::text::printable;
-use protocompat::Profile;
-use serde_json::json;
-
-use crate::broker::{self, Access, Client};
-use crate::{parse_profile, print_err, print_out, safe, EXIT_BAD_INPUT};
+use crate::args::{BrokersArgs, BrokersFormat};
+use crate::broker::{self, Client};
+use crate::console::{self, print_out};
+use crate::safe;
 use report::{json_report, text};
 use scrape::{scrape_all, Broker};
 use verdict::Verdict;
-
-#[derive(clap::Args)]
-pub struct BrokersArgs {
-    /// The cluster's admin URL, as pulsar-admin's --admin-url; its brokers' /metrics/ are
-    /// read with the same scheme, at each broker's id (HOST:PORT of its web service).
-    #[arg(long, value_name = "URL")]
-    pub admin_url: String,
-    /// The cluster whose brokers are asked; needed when the admin API lists several.
-    #[arg(long, value_name = "NAME")]
-    pub cluster: Option<String>,
-    /// Ask the brokers of every cluster the admin API lists, as geo-replicated clusters
-    /// sharing one configuration store do, and compare them all: a replicated topic's schema
-    /// is checked in each cluster it reaches. Each cluster is asked at the web service its
-    /// entry records (`pulsar-admin clusters get NAME`): with a token, allow its host with
-    /// --allow-redirect-host.
-    #[arg(long, conflicts_with = "cluster")]
-    pub all_clusters: bool,
-    /// The profile every broker must run (`protocompat rules` lists them); without it, the
-    /// brokers must agree with each other.
-    #[arg(long, value_parser = parse_profile)]
-    pub profile: Option<&'static Profile>,
-    #[arg(long, value_enum, default_value_t = BrokersFormat::Text)]
-    pub format: BrokersFormat,
-    #[command(flatten)]
-    pub access: Access,
-}
-
-/// Text or JSON only: the finding is about a cluster's brokers, which neither a CI annotation
-/// (a file and line) nor a JUnit test case would name.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BrokersFormat {
-    Text,
-    Json,
-}
 
 /// Broker ids and cluster names, as shown.
 pub(crate) const MAX_NAME: usize = 300;
@@ -183,15 +146,9 @@ impl Survey {
 pub fn run(args: BrokersArgs) -> ExitCode {
     // The message may carry the admin API's text (names, reasons): one printable line.
     let fail = |message: &str| {
-        let message = printable(message);
-        if args.format == BrokersFormat::Json {
-            print_out(&safe::json(
-                serde_json::to_string_pretty(&json!({"error": {"message": message}}))
-                    .expect("JSON"),
-            ));
-        }
-        print_err(&format!("protocompat brokers: {message}"));
-        ExitCode::from(EXIT_BAD_INPUT)
+        console::refuse("brokers", None, None, message, |message| {
+            (args.format == BrokersFormat::Json).then(|| console::json_error(message))
+        })
     };
     let client = match Client::connect(&args.access, &args.admin_url, broker::BROKERS_TIMEOUT) {
         Ok(client) => client,

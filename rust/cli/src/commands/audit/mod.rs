@@ -11,59 +11,17 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use clap::ValueEnum;
 use indicatif::ProgressDrawTarget;
 use protocompat::text::printable;
-use protocompat::{Bounds, CheckError, Checker, Limits, Profile, Report, Strategy};
-use serde_json::json;
+use protocompat::{Bounds, CheckError, Checker, Limits, Report, Strategy};
 
-use crate::broker::{self, Access, Client};
+use crate::args::{AuditArgs, AuditFormat};
+use crate::broker::{self, Client};
+use crate::console::{self, print_out};
 use crate::input::Loaded;
-use crate::{parse_profile, print_err, print_out, safe, EXIT_BAD_INPUT};
 use budget::Lane;
 use progress::{progress_target, Progress};
 use report::{json_report, text};
-
-#[derive(clap::Args)]
-pub struct AuditArgs {
-    /// The broker's (or cluster's) admin URL, as pulsar-admin's --admin-url.
-    #[arg(long, value_name = "URL")]
-    pub admin_url: String,
-    /// Audit this tenant's namespaces only.
-    #[arg(long, conflicts_with = "namespace")]
-    pub tenant: Option<String>,
-    /// Audit this namespace (tenant/namespace) only.
-    #[arg(long, value_name = "TENANT/NAMESPACE")]
-    pub namespace: Option<String>,
-    /// The rule profile to audit with, as the brokers will run it (-Dprotocompat.profile).
-    #[arg(long, value_parser = parse_profile, default_value = "pip246")]
-    pub profile: &'static Profile,
-    #[arg(long, value_enum, default_value_t = AuditFormat::Text)]
-    pub format: AuditFormat,
-    /// Leave out each finding's example: the smallest message the writer schema can produce
-    /// along the finding's path, its bytes, and what a protobuf-java reader makes of them.
-    /// Shown by default, in both formats.
-    #[arg(long)]
-    pub no_examples: bool,
-    /// Topics audited at once: each one's history, strategy and check. Every request still
-    /// draws on the one --timeout, and the report lists the topics in the same order whatever
-    /// the number.
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 8,
-        value_parser = clap::value_parser!(u8).range(1..=64)
-    )]
-    pub concurrency: u8,
-    #[command(flatten)]
-    pub access: Access,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum AuditFormat {
-    Text,
-    Json,
-}
 
 /// What one topic's history gives under its strategy.
 struct TopicAudit {
@@ -87,15 +45,9 @@ impl TopicAudit {
 pub fn run(args: AuditArgs) -> ExitCode {
     // The message may carry the broker's text (topic names, reasons): one printable line.
     let fail = |message: &str| {
-        let message = printable(message);
-        if args.format == AuditFormat::Json {
-            print_out(&safe::json(
-                serde_json::to_string_pretty(&json!({"error": {"message": message}}))
-                    .expect("JSON"),
-            ));
-        }
-        print_err(&format!("protocompat audit: {message}"));
-        ExitCode::from(EXIT_BAD_INPUT)
+        console::refuse("audit", None, None, message, |message| {
+            (args.format == AuditFormat::Json).then(|| console::json_error(message))
+        })
     };
     let client = match Client::connect(&args.access, &args.admin_url, broker::AUDIT_TIMEOUT) {
         Ok(client) => client,
@@ -382,7 +334,7 @@ fn audit(checker: &Checker, topic: String, strategy: Strategy, versions: &[Loade
 fn error_text(error: CheckError) -> String {
     let text = match error {
         CheckError::Schema(e) => format!("{}: {}", e.rule.id(), e.message),
-        other => other.render(crate::limit_flag),
+        other => other.render(crate::args::limit_flag),
     };
     printable(&text).into_owned()
 }

@@ -1,104 +1,26 @@
 //! `protocompat check`: loads each side with its own roots, decides which existing schemas the
 //! broker would compare, runs the engine, and reports in the asked format.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use protocompat::text::printable;
-use protocompat::{Bounds, CheckError, Checker, Limits, Profile, SchemaRef, Strategy};
+use protocompat::{Bounds, CheckError, Checker, Limits, SchemaRef, Strategy};
 
+use crate::args::{limit_flag, parse_limits, CheckArgs};
 use crate::broker;
+use crate::console::{self, print_err, print_out};
 use crate::fix::{Scope, Status};
 use crate::input::{self, Loaded, SideOptions, Spec};
 use crate::output::{self, FixSetup, Format, Outcome, Run};
-use crate::{
-    limit_flag, parse_limits, parse_profile, parse_strategy, print_err, print_out, InputArgs,
-    EXIT_BAD_INPUT,
-};
 
-#[derive(clap::Args)]
-pub struct Request {
-    /// Pulsar's strategy name (BACKWARD, FORWARD, FULL, *_TRANSITIVE, ALWAYS_COMPATIBLE,
-    /// ALWAYS_INCOMPATIBLE). Default: the topic's with --admin-url, else FULL.
-    #[arg(long, short, value_parser = parse_strategy)]
-    pub strategy: Option<Strategy>,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// Exit 1 when the check finds warnings, even if the broker would accept the schema.
-    #[arg(long)]
-    pub fail_on_warning: bool,
-    /// Leave out each finding's example: the smallest message the writer schema can produce
-    /// along the finding's path, its bytes, and what a protobuf-java reader makes of them.
-    /// Shown by default, in every format.
-    #[arg(long)]
-    pub no_examples: bool,
-    /// Leave out each finding's remedies: the edits to NEW that make the finding go away
-    /// (docs/rules.md, "What to write instead"). Shown by default, in every format.
-    #[arg(long)]
-    pub no_fixes: bool,
-    /// Make the proven fixes of the check's failures in NEW's .proto files, then check again
-    /// and report what is left. Each fix was applied in memory and the check made again
-    /// before it is offered; the files written are compiled and held against those edits, and
-    /// restored if they differ. Review the change as a diff in your tree.
-    #[arg(long, conflicts_with = "no_fixes")]
-    pub fix: bool,
-    /// Count warnings' proven fixes among those --fix makes (without --fix, the report shows
-    /// them so). The broker accepts a change that has only warnings; their fixes keep the old
-    /// field and add the new one beside it, which changes the generated code (a getter named
-    /// after the new field), so a plain --fix leaves them as suggestions.
-    #[arg(long, conflicts_with = "no_fixes")]
-    pub fix_warnings: bool,
-    /// The existing schema, as an input of its own: a .proto file, a directory or git
-    /// tree (.git#ref=main,subdir=proto) holding NEW's file or --root's message, Pulsar
-    /// schema JSON (one, or a saved `schemas get --all-version` history), or a descriptor
-    /// set. Repeat it for a history, oldest first.
-    #[arg(long, value_name = "INPUT")]
-    pub against: Vec<String>,
-    /// An import root for the --against side only (a directory or git tree input is its
-    /// own first root). Without it a .proto --against file has the current directory.
-    #[arg(long, value_name = "DIR")]
-    pub against_include: Vec<PathBuf>,
-    #[command(flatten)]
-    pub broker: broker::BrokerArgs,
-    #[command(flatten)]
-    pub input: InputArgs,
-    /// Raise or lower a resource limit, as the broker's -Dprotocompat.limit.NAME does
-    /// (maxSchemaBytes, maxFiles, maxMessages, maxFields, maxFieldComparisons, ...);
-    /// repeatable.
-    #[arg(long = "limit", value_name = "NAME=N")]
-    pub limits: Vec<String>,
-    /// The rule profile, as the broker's -Dprotocompat.profile picks it (`protocompat rules`
-    /// lists them).
-    #[arg(long, value_parser = parse_profile, default_value = "pip246")]
-    pub profile: &'static Profile,
-    /// The existing schemas, oldest first, then the proposed schema last; or NEW alone with
-    /// --against or --admin-url. Each is a .proto file (proto2, proto3, or Editions 2023 and
-    /// 2024 through protoc: see --protoc), a directory (with --root), Pulsar schema JSON, or a
-    /// binary FileDescriptorSet (.pb, .binpb, .desc).
-    #[arg(required = true, value_name = "[EXISTING]... NEW")]
-    pub inputs: Vec<String>,
-}
-
-/// Bad input or usage: said on stderr, and on stdout in the asked format, so that a tool
-/// reading stdout is never left with nothing to parse. The message may carry an input's or a
-/// server's text: it is made printable here, one line whatever it holds.
+/// Refuses the check ([`console::refuse`]), with the error document of the asked format.
 fn refuse(format: Format, file: Option<&str>, rule: Option<&str>, message: &str) -> ExitCode {
-    let message = printable(message);
-    if let Some(out) = output::render_error(format, file, rule, &message) {
-        print_out(&out);
-    }
-    let message = match rule {
-        Some(rule) => format!("{rule}: {message}"),
-        None => message.into_owned(),
-    };
-    match file {
-        Some(file) => print_err(&format!("protocompat: {}: {message}", printable(file))),
-        None => print_err(&format!("protocompat: {message}")),
-    }
-    ExitCode::from(EXIT_BAD_INPUT)
+    console::refuse("", file, rule, message, |message| {
+        output::render_error(format, file, rule, message)
+    })
 }
 
-pub fn run(request: Request) -> ExitCode {
+pub fn run(request: CheckArgs) -> ExitCode {
     let format = request.format;
     let limits = match parse_limits(&request.limits) {
         Ok(limits) => limits,
@@ -219,7 +141,7 @@ struct Sides<'r> {
 /// The check and its report; with `--fix`, two rounds: the check whose fixes are made, then
 /// the check of the files they were made in, which is reported.
 fn report(
-    request: &Request,
+    request: &CheckArgs,
     limits: Limits,
     strategy: Strategy,
     sides: Sides,

@@ -4,7 +4,8 @@ use protocompat::text::printable;
 use protocompat::Report;
 use serde_json::{json, Value};
 
-use super::{AuditArgs, TopicAudit};
+use super::TopicAudit;
+use crate::args::AuditArgs;
 use crate::safe;
 
 /// A version's findings named as the broker's report names them, but with versions; each

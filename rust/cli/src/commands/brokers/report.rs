@@ -6,7 +6,8 @@ use serde::Serialize;
 
 use super::scrape::Broker;
 use super::verdict::Verdict;
-use super::{Block, BrokersArgs, Survey, MAX_ASKED, MAX_CLUSTERS};
+use super::{Block, Survey, MAX_ASKED, MAX_CLUSTERS};
+use crate::args::BrokersArgs;
 use crate::safe;
 
 /// Brokers (or clusters) the verdict names; those past them are listed above it.
