@@ -8,7 +8,7 @@ use protocompat::{Bounds, CheckError, Checker, Limits, SchemaRef, Strategy};
 
 use crate::args::{limit_flag, parse_limits, CheckArgs};
 use crate::broker;
-use crate::console::{self, print_err, print_out};
+use crate::console::{self, print_err};
 use crate::fix::{Scope, Status};
 use crate::input::{self, Loaded, SideOptions, Spec};
 use crate::output::{self, FixSetup, Format, Outcome, Run};
@@ -78,11 +78,13 @@ pub fn run(request: CheckArgs) -> ExitCode {
 
     let mut notes = Vec::new();
     let mut strategy = request.strategy;
+    let mut checked_topic = None;
     if let Some(url) = &request.broker.admin_url {
         let (topic, history) = match broker::fetch(&request.broker) {
             Ok(fetched) => fetched,
             Err(message) => return refuse(format, Some(url), None, &message),
         };
+        checked_topic = Some(topic.clone());
         match (strategy, history.strategy) {
             (Some(given), Ok(broker)) if given != broker => notes.push(format!(
                 "--strategy {} replaces the topic's {}",
@@ -121,6 +123,7 @@ pub fn run(request: CheckArgs) -> ExitCode {
         new,
         existing,
         reload: &reload,
+        topic: checked_topic,
     };
     report(
         &request,
@@ -136,6 +139,8 @@ struct Sides<'r> {
     new: Loaded,
     existing: Vec<Loaded>,
     reload: &'r dyn Fn() -> Result<Loaded, String>,
+    /// The topic whose history is the existing side, which the report names first.
+    topic: Option<String>,
 }
 
 /// The check and its report; with `--fix`, two rounds: the check whose fixes are made, then
@@ -151,6 +156,7 @@ fn report(
         mut new,
         existing,
         reload,
+        topic,
     } = sides;
     let format = request.format;
     let mut fixed = Vec::new();
@@ -210,6 +216,7 @@ fn report(
             request.fail_on_warning,
         );
         run.fixed = std::mem::take(&mut fixed);
+        run.topic = topic.clone();
         if !request.no_fixes {
             run = run.with_fixes(FixSetup {
                 profile: request.profile,
@@ -232,7 +239,7 @@ fn report(
                 Err(code) => return code,
             }
         }
-        print_out(&output::render(format, &run));
+        output::print(format, &run, request.color.enabled());
         return ExitCode::from(if run.failed() { 1 } else { 0 });
     }
     unreachable!("the second round reports")
