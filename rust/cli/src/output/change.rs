@@ -3,7 +3,7 @@
 //! (or each direction's, where the two differ).
 
 use protocompat::text::printable;
-use protocompat::{Change, Finding};
+use protocompat::{Change, Finding, Report};
 
 use super::{example_inline, example_lines, fix_inline, Run};
 
@@ -46,26 +46,12 @@ impl<'a> Run<'a> {
             lines.extend(self.fix_lines(finding));
             return lines;
         };
-        let fixes = [self.fix_lines(first), self.fix_lines(reverse)];
-        let same_fix = fixes[0] == fixes[1];
-        let mut lines = Vec::new();
-        for (finding, fix) in [first, reverse].into_iter().zip(&fixes) {
-            let mut under = example_lines(finding);
-            if !same_fix {
-                under.extend(fix.iter().cloned());
-            }
-            if under.is_empty() {
-                continue;
-            }
-            if let Some(direction) = finding.direction {
-                lines.push(format!("{direction}:"));
-            }
-            lines.extend(under.into_iter().map(|line| format!("  {line}")));
-        }
-        if same_fix {
-            lines.extend(fixes[0].iter().cloned());
-        }
-        lines
+        let side = |finding: &Finding| Side {
+            direction: finding.direction.map(|d| d.to_string()).unwrap_or_default(),
+            example: example_lines(finding),
+            fix: self.fix_lines(finding),
+        };
+        both_ways([side(first), side(reverse)])
     }
 
     /// A change on one line with its examples and fix ([`example_inline`], [`fix_inline`]), for
@@ -99,5 +85,125 @@ impl<'a> Run<'a> {
             line.push_str(&fixes[0]);
         }
         line
+    }
+}
+
+/// The examples under a change, without fixes, for a report shown with none (`audit`): a
+/// finding's example lines, or each direction's under its name.
+pub fn change_examples(report: &Report, change: &Change) -> Vec<String> {
+    let findings: Vec<&Finding> = change
+        .indices()
+        .filter_map(|index| report.finding(index))
+        .collect();
+    match findings[..] {
+        [first, reverse] => {
+            let side = |finding: &Finding| Side {
+                direction: finding.direction.map(|d| d.to_string()).unwrap_or_default(),
+                example: example_lines(finding),
+                fix: Vec::new(),
+            };
+            both_ways([side(first), side(reverse)])
+        }
+        [only] => example_lines(only),
+        _ => Vec::new(),
+    }
+}
+
+/// What one direction of a change shows under it: its name, its example's lines and its fix's.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Side {
+    pub direction: String,
+    pub example: Vec<String>,
+    pub fix: Vec<String>,
+}
+
+/// The lines under a change found both ways: each direction's name with its example under it,
+/// then the fix once where both directions say the same; where they differ (one fix made, the
+/// other left out, say), each direction's fix goes under its own example, so neither is lost.
+pub(super) fn both_ways(sides: [Side; 2]) -> Vec<String> {
+    let same_fix = sides[0].fix == sides[1].fix;
+    let mut lines = Vec::new();
+    for side in &sides {
+        let mut under = side.example.clone();
+        if !same_fix {
+            under.extend(side.fix.iter().cloned());
+        }
+        if under.is_empty() {
+            continue;
+        }
+        lines.push(format!("{}:", side.direction));
+        lines.extend(under.into_iter().map(|line| format!("  {line}")));
+    }
+    if same_fix {
+        lines.extend(sides[0].fix.iter().cloned());
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(direction: &str, example: &[&str], fix: &[&str]) -> Side {
+        let owned = |lines: &[&str]| lines.iter().map(|l| l.to_string()).collect();
+        Side {
+            direction: direction.to_owned(),
+            example: owned(example),
+            fix: owned(fix),
+        }
+    }
+
+    #[test]
+    fn the_same_fix_both_ways_is_said_once_after_both_examples() {
+        let fix = [
+            "fix: give field note its old number 4",
+            "  a.proto:8:17: write `4`",
+        ];
+        let lines = both_ways([
+            side(
+                "existing writes, new reads",
+                &["writer: { note: \"a\" }"],
+                &fix,
+            ),
+            side("new writes, existing reads", &["no example: why"], &fix),
+        ]);
+        assert_eq!(
+            lines,
+            [
+                "existing writes, new reads:",
+                "  writer: { note: \"a\" }",
+                "new writes, existing reads:",
+                "  no example: why",
+                "fix: give field note its old number 4",
+                "  a.proto:8:17: write `4`",
+            ]
+        );
+    }
+
+    #[test]
+    fn fixes_that_differ_each_stay_under_their_direction() {
+        let lines = both_ways([
+            side("existing writes, new reads", &[], &["fix: keep it"]),
+            side(
+                "new writes, existing reads",
+                &[],
+                &["fix, which --fix leaves out (overlaps): keep it"],
+            ),
+        ]);
+        assert_eq!(
+            lines,
+            [
+                "existing writes, new reads:",
+                "  fix: keep it",
+                "new writes, existing reads:",
+                "  fix, which --fix leaves out (overlaps): keep it",
+            ]
+        );
+    }
+
+    #[test]
+    fn without_examples_or_fixes_nothing_is_under_a_change() {
+        let lines = both_ways([side("a", &[], &[]), side("b", &[], &[])]);
+        assert!(lines.is_empty(), "{lines:?}");
     }
 }

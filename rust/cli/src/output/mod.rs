@@ -19,6 +19,8 @@ use crate::fix::{FindingFix, Fixes, Scope, Status};
 use crate::input::Loaded;
 use crate::locate::{Index, Position};
 
+pub use change::change_examples;
+
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Text,

@@ -181,7 +181,7 @@ public class CheckMojo extends AbstractMojo {
             case 1: {
                 run.lines().forEach(getLog()::error);
                 List<String> summary = Report.summary(run.lines());
-                boolean warningsOnly = summary.stream().anyMatch(line -> line.startsWith("Compatible "));
+                boolean warningsOnly = summary.stream().anyMatch(Report::isCompatibleVerdict);
                 String what = warningsOnly
                         ? "The schema change has warnings, and failOnWarning is set"
                         : "The schema change is incompatible";

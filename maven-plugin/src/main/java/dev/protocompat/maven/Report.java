@@ -5,13 +5,17 @@ package dev.protocompat.maven;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** What of the CLI's text report goes into Maven's BUILD FAILURE summary. */
 final class Report {
 
-    /** The first line of a verdict: "Incompatible PROTOBUF_NATIVE schema ... against N existing schemas". */
-    private static final Pattern VERDICT = Pattern.compile("^(Compatible|Incompatible) .* against .*");
+    /**
+     * The first line of a verdict: "[TOPIC: ]ROOT in FILE: Incompatible under STRATEGY (profile P): ... against N
+     * existing schemas" (the topic with an admin URL; the file alone where the root is unknown).
+     */
+    private static final Pattern VERDICT = Pattern.compile("^(?:.*: )?(Compatible|Incompatible) under .* against .*");
     /**
      * A finding's first line: [FILE:LINE:COL: ][warning: ]RULE_ID PATH ... [STRATEGY, SCHEMA ...].
      * The lines under it (example, fix) are indented.
@@ -22,6 +26,12 @@ final class Report {
     static final int MAX_FINDINGS = 20;
 
     private Report() {
+    }
+
+    /** Whether {@code line} is the verdict of a check the broker would accept (with warnings, if it failed). */
+    static boolean isCompatibleVerdict(String line) {
+        Matcher verdict = VERDICT.matcher(line);
+        return verdict.matches() && verdict.group(1).equals("Compatible");
     }
 
     static boolean isFinding(String line) {

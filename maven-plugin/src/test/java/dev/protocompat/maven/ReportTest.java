@@ -4,6 +4,8 @@
 package dev.protocompat.maven;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,22 +15,32 @@ class ReportTest {
 
     /** docs/cli.md's report of examples/shop/v3 against v1, cut short. */
     private static final List<String> REPORT = List.of(
-            "Incompatible PROTOBUF_NATIVE schema d5675e93d237 under FULL (profile pip246): 5 violations, 2 warnings against 1 existing schema",
-            "examples/shop/v3/order.proto:8:3: FIELD_NUMBER_CHANGED shop.Order.note (field 4): writer=number 4 reader=number 5 [FULL, existing[0] bab686181224: existing writes, new reads]",
-            "    writer: { note: \"a\" }",
-            "    bytes:  22 01 61",
+            "shop.Order in examples/shop/v3/order.proto: Incompatible under FULL (profile pip246): 5 violations, 2 warnings in 4 changes against 1 existing schema",
+            "examples/shop/v3/order.proto:8:3: FIELD_NUMBER_CHANGED shop.Order.note (field 4 → 5): existing=number 4 new=number 5 [FULL, existing[0] bab686181224: both directions]",
+            "    existing writes, new reads:",
+            "      writer: { note: \"a\" }",
             "    fix: give field note its old number 4",
             "      examples/shop/v3/order.proto:8:17: write `4` in place of `5`",
             "FIELD_KIND_CHANGED shop.Order.total.currency (field 2): writer=string reader=enum shop.Currency [FULL, version 3 bab686181224: new writes, existing reads]",
             "examples/shop/v3/order.proto:5:3: warning: SCALAR_TYPE_CHANGED shop.Order.id (field 1): writer=int64 reader=string [FULL, existing[0] bab686181224: existing writes, new reads]",
             "    reader: keeps shop.Order.id only as unknown field 1: the reader's getters do not see it",
-            "new: examples/shop/v3/order.proto",
+            "new: examples/shop/v3/order.proto (schema data sha256 d5675e93d237)",
             "existing[0]: examples/shop/v1/order.proto",
             "FULL: the new schema must read data written with existing[0], and be read by it");
 
     @Test
     void theSummaryIsTheVerdictAndEachFindingsFirstLine() {
         assertEquals(List.of(REPORT.get(0), REPORT.get(1), REPORT.get(6), REPORT.get(7)), Report.summary(REPORT));
+    }
+
+    @Test
+    void theVerdictIsFoundWhateverLeadsIt() {
+        assertFalse(Report.isCompatibleVerdict(REPORT.get(0)));
+        assertTrue(Report.isCompatibleVerdict("persistent://public/default/orders: shop.Order in proto/order.proto: "
+                + "Compatible under FULL (profile pip246): 2 warnings in 1 change against 1 existing schema"));
+        assertTrue(Report.isCompatibleVerdict(
+                "order.desc: Compatible under FULL (profile pip246): 0 warnings against 1 existing schema"));
+        assertFalse(Report.isCompatibleVerdict(REPORT.get(1)));
     }
 
     @Test
