@@ -309,7 +309,7 @@ impl Report {
         bounded_lines(
             &self.summary(),
             changes.iter(),
-            |change| hinted(change),
+            hinted,
             |change| change.indices().count(),
             self.unlisted(),
             TEXT_LIMIT,
