@@ -7,6 +7,10 @@ use protocompat::text::printable;
 
 use crate::safe;
 
+mod error;
+
+pub use error::{Error, Kind};
+
 /// Exit status for bad input or usage, as for clap's own usage errors.
 pub const EXIT_BAD_INPUT: u8 = 2;
 
@@ -25,17 +29,16 @@ pub fn print_err(text: &str) {
 
 /// Bad input or usage, exit status 2: said on stderr as `protocompat[ COMMAND]: [INPUT: ][RULE:
 /// ]MESSAGE`, one printable line whatever an input or a server put in it. A command reporting
-/// in a machine format gives its error document (`document`, made from the printable message)
-/// on stdout first, so that a tool reading stdout is never left with nothing to parse.
+/// in a machine format gives its error document (`document`, made from the error with its
+/// message printable) on stdout first, so that a tool reading stdout is never left with nothing
+/// to parse.
 pub fn refuse(
     command: &str,
-    input: Option<&str>,
-    rule: Option<&str>,
-    message: &str,
-    document: impl FnOnce(&str) -> Option<String>,
+    error: &Error,
+    document: impl FnOnce(&Error) -> Option<String>,
 ) -> ExitCode {
-    let message = printable(message);
-    if let Some(out) = document(&message) {
+    let error = error.clone().map_message(|m| printable(&m).into_owned());
+    if let Some(out) = document(&error) {
         print_out(&out);
     }
     let mut line = String::from("protocompat");
@@ -44,15 +47,15 @@ pub fn refuse(
         line.push_str(command);
     }
     line.push_str(": ");
-    if let Some(input) = input {
+    if let Some(input) = error.about() {
         line.push_str(&printable(input));
         line.push_str(": ");
     }
-    if let Some(rule) = rule {
+    if let Some(rule) = error.rule_id() {
         line.push_str(rule);
         line.push_str(": ");
     }
-    line.push_str(&message);
+    line.push_str(error.message());
     print_err(&line);
     ExitCode::from(EXIT_BAD_INPUT)
 }

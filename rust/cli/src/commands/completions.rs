@@ -33,7 +33,11 @@ pub fn man() -> ExitCode {
         });
     match rendered {
         Ok(()) => emit(&page),
-        Err(e) => crate::console::refuse("man", None, None, &e.to_string(), |_| None),
+        Err(e) => {
+            crate::console::refuse("man", &crate::console::Error::input(e.to_string()), |_| {
+                None
+            })
+        }
     }
 }
 

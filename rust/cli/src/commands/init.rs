@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use crate::args::InitArgs;
 use crate::broker::{self, Client};
-use crate::console::{self, print_err};
+use crate::console::{self, print_err, Error};
 use crate::project::{quote, valid_entry};
 
 /// Files looked at in the tree: a service's own, not a vendored universe.
@@ -31,7 +31,7 @@ struct Entry {
 }
 
 pub fn run(args: &InitArgs) -> ExitCode {
-    let refuse = |message: &str| console::refuse("init", None, None, message, |_| None);
+    let refuse = |message: &str| console::refuse("init", &Error::usage(message), |_| None);
     if args.output.exists() && !args.force {
         return refuse(&format!(
             "{} exists; --force replaces it",

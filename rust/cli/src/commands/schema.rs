@@ -52,5 +52,5 @@ pub fn run(upload: bool, input: &InputArgs, file: &str) -> ExitCode {
 }
 
 fn bad_input(file: &str, message: &str) -> ExitCode {
-    console::refuse("", Some(file), None, message, |_| None)
+    console::refuse("", &console::Error::input(message).at(file), |_| None)
 }

@@ -17,7 +17,7 @@ use protocompat::{Bounds, CheckError, Checker, Limits, Report, Strategy};
 
 use crate::args::{AuditArgs, AuditFormat};
 use crate::broker::{self, Client};
-use crate::console::{self, print_out};
+use crate::console::{self, print_out, Error};
 use crate::input::Loaded;
 use budget::Lane;
 use progress::{progress_target, Progress};
@@ -45,8 +45,8 @@ impl TopicAudit {
 pub fn run(args: AuditArgs) -> ExitCode {
     // The message may carry the broker's text (topic names, reasons): one printable line.
     let fail = |message: &str| {
-        console::refuse("audit", None, None, message, |message| {
-            (args.format == AuditFormat::Json).then(|| console::json_error(message))
+        console::refuse("audit", &Error::server(message), |e| {
+            (args.format == AuditFormat::Json).then(|| console::json_error(e.message()))
         })
     };
     let client = match Client::connect(&args.access, &args.admin_url, broker::AUDIT_TIMEOUT) {

@@ -54,7 +54,7 @@ use std::process::ExitCode;
 
 use crate::args::{BrokersArgs, BrokersFormat};
 use crate::broker::{self, Client};
-use crate::console::{self, print_out};
+use crate::console::{self, print_out, Error};
 use crate::safe;
 use report::{json_report, text};
 use scrape::{scrape_all, Broker};
@@ -146,8 +146,8 @@ impl Survey {
 pub fn run(args: BrokersArgs) -> ExitCode {
     // The message may carry the admin API's text (names, reasons): one printable line.
     let fail = |message: &str| {
-        console::refuse("brokers", None, None, message, |message| {
-            (args.format == BrokersFormat::Json).then(|| console::json_error(message))
+        console::refuse("brokers", &Error::server(message), |e| {
+            (args.format == BrokersFormat::Json).then(|| console::json_error(e.message()))
         })
     };
     let client = match Client::connect(&args.access, &args.admin_url, broker::BROKERS_TIMEOUT) {

@@ -11,15 +11,27 @@ use protocompat::{Bounds, CheckError, Checker, Limits, Profile, SchemaRef, Strat
 
 use crate::args::{limit_flag, parse_limits, CheckArgs, DEFAULT_PROFILE};
 use crate::broker;
-use crate::console::{self, print_err, print_out};
+use crate::console::{self, print_err, print_out, Error};
 use crate::fix::{Scope, Status};
 use crate::input::{self, Loaded, SideOptions, Spec};
 use crate::output::{self, FixSetup, Format, Outcome, Run};
 
 /// Refuses the check ([`console::refuse`]), with the error document of the asked format.
-fn refuse(format: Format, file: Option<&str>, rule: Option<&str>, message: &str) -> ExitCode {
-    console::refuse("", file, rule, message, |message| {
-        output::render_error(format, file, rule, message)
+fn refuse(
+    format: Format,
+    file: Option<&str>,
+    rule: Option<&'static str>,
+    message: &str,
+) -> ExitCode {
+    let mut error = match rule {
+        Some(rule) => Error::rule(rule, message),
+        None => Error::input(message),
+    };
+    if let Some(file) = file {
+        error = error.at(file);
+    }
+    console::refuse("", &error, |e| {
+        output::render_error(format, e.about(), e.rule_id(), e.message())
     })
 }
 
@@ -94,17 +106,17 @@ pub struct Done {
 /// Bad input or usage: the input it is about, the rule that refused it, and why.
 pub struct Refused {
     pub file: Option<String>,
-    pub rule: Option<String>,
+    pub rule: Option<&'static str>,
     pub message: String,
     /// NEW is a directory in which no file declares the root message.
     pub absent: bool,
 }
 
 impl Refused {
-    fn new(file: Option<&str>, rule: Option<&str>, message: impl Into<String>) -> Refused {
+    fn new(file: Option<&str>, rule: Option<&'static str>, message: impl Into<String>) -> Refused {
         Refused {
             file: file.map(str::to_owned),
-            rule: rule.map(str::to_owned),
+            rule,
             message: message.into(),
             absent: false,
         }
@@ -112,12 +124,7 @@ impl Refused {
 
     /// Says it on stderr, and on stdout in `format`; exit status 2.
     pub fn say(&self, format: Format) -> ExitCode {
-        refuse(
-            format,
-            self.file.as_deref(),
-            self.rule.as_deref(),
-            &self.message,
-        )
+        refuse(format, self.file.as_deref(), self.rule, &self.message)
     }
 }
 

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use crate::args::CheckArgs;
 use crate::broker;
-use crate::console::{self, print_out};
+use crate::console::{self, print_out, Error};
 use crate::input::{self, SideOptions, Spec};
 use crate::output;
 
@@ -17,8 +17,13 @@ use crate::project::report::{render, Status, TopicResult};
 pub fn run(request: &CheckArgs) -> ExitCode {
     let format = request.format;
     let refuse = |file: Option<&str>, message: &str| {
-        console::refuse("", file, None, message, |message| {
-            output::render_error(format, file, None, message)
+        let error = Error::input(message);
+        let error = match file {
+            Some(file) => error.at(file),
+            None => error,
+        };
+        console::refuse("", &error, |e| {
+            output::render_error(format, e.about(), e.rule_id(), e.message())
         })
     };
     let path = match &request.project {
