@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 use protocompat::{Limits, Profile, Settings, Strategy};
 
+use crate::console::Error;
 use crate::input;
 pub use audit::{AuditArgs, AuditFormat};
 pub use brokers::{BrokersArgs, BrokersFormat};
@@ -128,6 +129,8 @@ impl InputArgs {
     }
 }
 
+// clap's value parsers: clap takes their `String` errors and says them as its own usage errors.
+
 pub fn parse_strategy(name: &str) -> Result<Strategy, String> {
     name.parse()
 }
@@ -146,13 +149,13 @@ pub fn limit_flag(name: &str) -> String {
 
 /// `--limit maxFields=N` (or `limit.maxFields=N`) into the engine's limits; the caches are
 /// the broker's business, not the command's.
-pub fn parse_limits(given: &[String]) -> Result<Limits, String> {
+pub fn parse_limits(given: &[String]) -> Result<Limits, Error> {
     let mut settings = Settings::DEFAULT;
     for limit in given {
         let Some((name, value)) = limit.split_once('=') else {
-            return Err(format!(
+            return Err(Error::usage(format!(
                 "--limit {limit}: expected NAME=N, such as maxFields=1000000"
-            ));
+            )));
         };
         let name = name.trim();
         let name = if name.starts_with("limit.") {
@@ -160,7 +163,9 @@ pub fn parse_limits(given: &[String]) -> Result<Limits, String> {
         } else {
             format!("limit.{name}")
         };
-        settings.set(&name, value, limit_flag)?;
+        settings
+            .set(&name, value, limit_flag)
+            .map_err(Error::usage)?;
     }
     Ok(settings.limits)
 }

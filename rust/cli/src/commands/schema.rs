@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use crate::args::InputArgs;
-use crate::console::{self, print_out};
+use crate::console::{self, print_out, Error};
 use crate::{input, safe};
 
 pub fn run(upload: bool, input: &InputArgs, file: &str) -> ExitCode {
@@ -21,19 +21,16 @@ pub fn run(upload: bool, input: &InputArgs, file: &str) -> ExitCode {
     let data = match loaded {
         Ok(mut loaded) if loaded.len() == 1 => loaded.remove(0).data,
         Ok(loaded) => {
-            return bad_input(
-                file,
-                &format!(
-                    "holds {} schemas (a history); `schema` prints one",
-                    loaded.len()
-                ),
-            )
+            return bad_input(Error::input(format!(
+                "holds {} schemas (a history); `schema` prints one",
+                loaded.len()
+            )))
         }
-        Err(message) => return bad_input(file, &message),
+        Err(error) => return bad_input(error.at(file)),
     };
     // Refuse to print schema data the broker plugin would refuse.
     if let Err(e) = protocompat::Schema::decode(&data) {
-        return bad_input(file, &format!("{}: {}", e.rule.id(), e.message));
+        return bad_input(Error::input(e.message).under(e.rule.id()).at(file));
     }
     let text = String::from_utf8_lossy(&data).into_owned();
     if upload {
@@ -51,6 +48,6 @@ pub fn run(upload: bool, input: &InputArgs, file: &str) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn bad_input(file: &str, message: &str) -> ExitCode {
-    console::refuse("", &console::Error::input(message).at(file), |_| None)
+fn bad_input(error: Error) -> ExitCode {
+    console::refuse("", &error, |_| None)
 }

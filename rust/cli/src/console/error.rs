@@ -38,6 +38,8 @@ pub enum Kind {
     TokenHeldBack,
     /// A bound was passed: `flag` raises it, and the message says so.
     Limit { flag: String },
+    /// A failure of ours (a bug), caught before it could end the process.
+    Internal,
 }
 
 impl Error {
@@ -56,14 +58,6 @@ impl Error {
 
     pub fn input(message: impl Into<String>) -> Error {
         Error::new(Kind::Input, message)
-    }
-
-    /// The engine refused a schema under `rule`.
-    pub fn rule(rule: &'static str, message: impl Into<String>) -> Error {
-        Error {
-            rule: Some(rule),
-            ..Error::input(message)
-        }
     }
 
     pub fn absent(message: impl Into<String>) -> Error {
@@ -86,10 +80,22 @@ impl Error {
         Error::new(Kind::Limit { flag: flag.into() }, message)
     }
 
+    pub fn internal(message: impl Into<String>) -> Error {
+        Error::new(Kind::Internal, message)
+    }
+
     /// The error, about `input` as the user wrote it.
     pub fn at(self, input: impl Into<String>) -> Error {
         Error {
             input: Some(input.into()),
+            ..self
+        }
+    }
+
+    /// The error, as the engine's rule `rule` refused a schema.
+    pub fn under(self, rule: &'static str) -> Error {
+        Error {
+            rule: Some(rule),
             ..self
         }
     }
@@ -149,7 +155,9 @@ mod tests {
 
     #[test]
     fn the_line_names_the_input_and_rule_before_the_message() {
-        let error = Error::rule("FIELD_NUMBER_CHANGED", "field 2 is now 3").at("v2/order.proto");
+        let error = Error::input("field 2 is now 3")
+            .under("FIELD_NUMBER_CHANGED")
+            .at("v2/order.proto");
         assert_eq!(
             error.to_string(),
             "v2/order.proto: FIELD_NUMBER_CHANGED: field 2 is now 3"

@@ -6,6 +6,7 @@
 //! ([`super::imports`]) is one protoc does not find, never one it reads unchecked. The copies
 //! are written out once, however many runs a search makes ([`super::protoc`]).
 
+use crate::console::Error;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
@@ -39,7 +40,7 @@ impl Copies {
 /// Copies of the files protoc reads to compile `names` (one file, or a search's candidates,
 /// compiled together): each named file and every file it imports, however deep, found in
 /// `roots` as an import is.
-pub fn for_protoc(roots: &Roots, names: &[&str]) -> Result<Copies, String> {
+pub fn for_protoc(roots: &Roots, names: &[&str]) -> Result<Copies, Error> {
     let mut copies: Vec<BTreeMap<String, Vec<u8>>> = vec![BTreeMap::new(); roots.0.len()];
     let mut seen = BTreeSet::new();
     let mut pending: Vec<String> = names.iter().rev().map(|&name| name.to_owned()).collect();
@@ -57,10 +58,13 @@ pub fn for_protoc(roots: &Roots, names: &[&str]) -> Result<Copies, String> {
             Ok(bytes) => bytes,
             Err(Read::LeavesRoot) => {
                 let imported = !names.contains(&file.as_str());
-                return Err(root.leaves(&file, imported).message());
+                return Err(Error::input(root.leaves(&file, imported).message()));
             }
             Err(Read::Failed(e)) => {
-                return Err(format!("cannot read {}: {e}", root.display(&file)));
+                return Err(Error::input(format!(
+                    "cannot read {}: {e}",
+                    root.display(&file)
+                )));
             }
         };
         total += bytes.len() as u64;
@@ -69,10 +73,10 @@ pub fn for_protoc(roots: &Roots, names: &[&str]) -> Result<Copies, String> {
                 [name] => format!("`{name}` imports"),
                 _ => format!("the {} files compiled together import", names.len()),
             };
-            return Err(format!(
+            return Err(Error::input(format!(
                 "{what} over {MAX_FILES} files or {} MiB",
                 MAX_BYTES >> 20
-            ));
+            )));
         }
         pending.extend(super::imports::imports(&bytes));
         copies[index].insert(file, bytes);

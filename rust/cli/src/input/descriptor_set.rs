@@ -1,5 +1,6 @@
 //! Wraps a binary FileDescriptorSet as Pulsar schema data, choosing its root message.
 
+use crate::console::Error;
 use prost::Message;
 use prost_types::{DescriptorProto, FileDescriptorProto, FileDescriptorSet};
 use protocompat::model::SchemaData;
@@ -11,9 +12,9 @@ pub fn wrap(
     bytes: Vec<u8>,
     root_file: Option<&str>,
     root_message: Option<&str>,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, Error> {
     let set = FileDescriptorSet::decode(bytes.as_slice())
-        .map_err(|e| format!("not a binary FileDescriptorSet: {e}"))?;
+        .map_err(|e| Error::input(format!("not a binary FileDescriptorSet: {e}")))?;
     let candidates: Vec<(String, &FileDescriptorProto)> = set
         .file
         .iter()
@@ -33,7 +34,7 @@ pub fn wrap(
 fn choose_root<'a>(
     candidates: &[(String, &'a FileDescriptorProto)],
     wanted: Option<&str>,
-) -> Result<(String, &'a FileDescriptorProto), String> {
+) -> Result<(String, &'a FileDescriptorProto), Error> {
     let found = match wanted {
         Some(name) => candidates.iter().find(|(full, file)| {
             full == name
@@ -51,7 +52,7 @@ fn choose_root<'a>(
                 [only] => Some(*only),
                 _ => {
                     let names: Vec<&str> = top_level.iter().map(|(n, _)| n.as_str()).collect();
-                    return Err(match names.first() {
+                    return Err(Error::input(match names.first() {
                         None => "declares no message to use as the root".to_owned(),
                         Some(first) => format!(
                             "declares {} top-level messages ({}); name the root message with \
@@ -59,7 +60,7 @@ fn choose_root<'a>(
                             names.len(),
                             names.join(", ")
                         ),
-                    });
+                    }));
                 }
             }
         }
@@ -67,10 +68,10 @@ fn choose_root<'a>(
     found
         .map(|(name, file)| (name.clone(), *file))
         .ok_or_else(|| {
-            format!(
+            Error::input(format!(
                 "no message `{}` is declared here; --root takes a full name such as pkg.Order",
                 wanted.unwrap_or_default()
-            )
+            ))
         })
 }
 

@@ -1,6 +1,7 @@
 //! Reads the `.proto` files of a git tree at a ref into memory, through the git command, so
 //! that a check against `main` needs no checkout and leaves nothing behind.
 
+use crate::console::Error;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
@@ -17,7 +18,7 @@ const MAX_BYTES: u64 = 512 << 20;
 /// its target), which are followed inside the tree only ([`super::confine::in_tree`]). A ref
 /// the repository lacks is refused with the command that fetches it; a `subdir` that `rev`
 /// lacks is an empty tree: what is declared in it at `rev` is nothing.
-pub fn read_tree(repo: &Path, rev: &str, subdir: &str, label: &str) -> Result<Tree, String> {
+pub fn read_tree(repo: &Path, rev: &str, subdir: &str, label: &str) -> Result<Tree, Error> {
     let subdir = subdir.trim_matches('/');
     let rev = &resolve_ref(repo, rev, label)?;
     let worktree = worktree_prefix(repo, subdir);
@@ -49,10 +50,10 @@ pub fn read_tree(repo: &Path, rev: &str, subdir: &str, label: &str) -> Result<Tr
         let is_link = mode == Some(LINK_MODE);
         if kind == Some("blob") && (is_link || name.ends_with(".proto")) {
             if wanted.len() == MAX_FILES {
-                return Err(format!(
+                return Err(Error::input(format!(
                     "{label} holds more than {MAX_FILES} .proto files and links; name a smaller \
                      subdir="
-                ));
+                )));
             }
             if is_link {
                 link_names.insert(name.to_owned());
@@ -80,7 +81,7 @@ pub fn read_tree(repo: &Path, rev: &str, subdir: &str, label: &str) -> Result<Tr
 /// (CI's checkout of a pull request has `origin/main`, not `main`), `origin/REV`. A ref the
 /// repository does not have at all is refused, saying how to get it: in CI, a clone is often
 /// shallow or holds the checked-out branch alone.
-fn resolve_ref(repo: &Path, rev: &str, label: &str) -> Result<String, String> {
+fn resolve_ref(repo: &Path, rev: &str, label: &str) -> Result<String, Error> {
     let is_commit = |rev: &str| {
         let commit = format!("{rev}^{{commit}}");
         git(repo, &["rev-parse", "--verify", "--quiet", &commit]).is_ok()
@@ -99,16 +100,16 @@ fn resolve_ref(repo: &Path, rev: &str, label: &str) -> Result<String, String> {
         }
     }
     if git(repo, &["rev-parse", "--git-dir"]).is_err() {
-        return Err(format!(
+        return Err(Error::input(format!(
             "{label}: {} is not a git repository (or git cannot read it)",
             repo.display()
-        ));
+        )));
     }
-    Err(format!(
+    Err(Error::input(format!(
         "{label}: the repository has no commit `{rev}`: fetch it first ({}; in GitHub Actions, \
          actions/checkout with `fetch-depth: 0`; in GitLab CI, `GIT_DEPTH: 0`)",
         fetch_hint(rev)
-    ))
+    )))
 }
 
 /// The command that brings `rev` into the repository.
@@ -159,7 +160,7 @@ fn read_blobs(
     repo: &Path,
     wanted: Vec<(String, String)>,
     label: &str,
-) -> Result<BTreeMap<String, Vec<u8>>, String> {
+) -> Result<BTreeMap<String, Vec<u8>>, Error> {
     let mut files = BTreeMap::new();
     if wanted.is_empty() {
         return Ok(files);
@@ -170,7 +171,7 @@ fn read_blobs(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot run git: {e}"))?;
+        .map_err(|e| Error::input(format!("cannot run git: {e}")))?;
     let mut stdin = child.stdin.take().expect("piped");
     let objects: String = wanted
         .iter()
@@ -183,23 +184,23 @@ fn read_blobs(
     for (name, _) in wanted {
         let mut header = String::new();
         out.read_line(&mut header)
-            .map_err(|e| format!("git cat-file: {e}"))?;
+            .map_err(|e| Error::input(format!("git cat-file: {e}")))?;
         let size: u64 = header
             .split_whitespace()
             .nth(2)
             .and_then(|s| s.parse().ok())
-            .ok_or_else(|| format!("git cat-file answered `{}`", header.trim()))?;
+            .ok_or_else(|| Error::input(format!("git cat-file answered `{}`", header.trim())))?;
         total += size;
         if total > MAX_BYTES {
             let _ = child.kill();
-            return Err(format!(
+            return Err(Error::input(format!(
                 "{label}: its .proto files are over {} MiB; name a smaller subdir=",
                 MAX_BYTES >> 20
-            ));
+            )));
         }
         let mut content = vec![0; size as usize + 1];
         out.read_exact(&mut content)
-            .map_err(|e| format!("git cat-file: {e}"))?;
+            .map_err(|e| Error::input(format!("git cat-file: {e}")))?;
         content.pop();
         files.insert(name, content);
     }
@@ -223,17 +224,17 @@ fn git_command(repo: &Path) -> Command {
     command
 }
 
-fn git(repo: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
+fn git(repo: &Path, args: &[&str]) -> Result<Vec<u8>, Error> {
     let output = git_command(repo)
         .args(args)
         .output()
-        .map_err(|e| format!("cannot run git: {e}"))?;
+        .map_err(|e| Error::input(format!("cannot run git: {e}")))?;
     if !output.status.success() {
-        return Err(format!(
+        return Err(Error::input(format!(
             "git {}: {}",
             args.join(" "),
             String::from_utf8_lossy(&output.stderr).trim()
-        ));
+        )));
     }
     Ok(output.stdout)
 }

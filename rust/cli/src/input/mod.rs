@@ -15,6 +15,7 @@ mod pulsar;
 pub mod roots;
 pub mod wire;
 
+use crate::console::Error;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -49,7 +50,7 @@ impl Loaded {
         root_message: Option<&str>,
         shown: &str,
         sources: Sources,
-    ) -> Result<Loaded, String> {
+    ) -> Result<Loaded, Error> {
         Ok(Loaded {
             data: descriptor_set::wrap(set, Some(name), root_message)?,
             label: shown.to_owned(),
@@ -90,7 +91,7 @@ pub enum Spec {
 impl Spec {
     /// `path`, `dir#subdir=proto`, `.git#ref=main,subdir=proto` (Buf's `branch=`, `tag=` and
     /// `commit=` are read as `ref=`). A path ending in `.git` is a repository at HEAD.
-    pub fn parse(text: &str) -> Result<Spec, String> {
+    pub fn parse(text: &str) -> Result<Spec, Error> {
         let (path, options) = match text.split_once('#') {
             Some((path, options)) => (path, Some(options)),
             None => (text, None),
@@ -104,10 +105,10 @@ impl Spec {
                 }
                 Some(("subdir", value)) => subdir = value.to_owned(),
                 _ => {
-                    return Err(format!(
+                    return Err(Error::input(format!(
                         "input `{text}`: unknown option `{option}`; an input takes ref=REF \
                          (or branch=, tag=, commit=) and subdir=DIR, as in .git#ref=main,subdir=proto"
-                    ))
+                    )))
                 }
             }
         }
@@ -142,10 +143,10 @@ pub struct SideOptions<'a> {
 const MAX_SCANNED_FILES: usize = 20_000;
 
 /// Every schema `spec` names: one for a file, each version for a saved history.
-pub fn load(spec: &Spec, options: &SideOptions) -> Result<Vec<Loaded>, String> {
+pub fn load(spec: &Spec, options: &SideOptions) -> Result<Vec<Loaded>, Error> {
     match find(spec, options)? {
         Found::Schemas(schemas) => Ok(schemas),
-        Found::Absent(why) => Err(why),
+        Found::Absent(why) => Err(Error::absent(why)),
     }
 }
 
@@ -159,7 +160,7 @@ pub enum Found {
 
 /// As [`load`], but a directory or tree that lacks the message says so rather than failing:
 /// against a baseline, a schema the baseline lacks is new.
-pub fn find(spec: &Spec, options: &SideOptions) -> Result<Found, String> {
+pub fn find(spec: &Spec, options: &SideOptions) -> Result<Found, Error> {
     match spec {
         Spec::Git {
             repo,
@@ -175,11 +176,11 @@ pub fn find(spec: &Spec, options: &SideOptions) -> Result<Found, String> {
     }
 }
 
-fn one(loaded: Loaded) -> Result<Vec<Loaded>, String> {
+fn one(loaded: Loaded) -> Result<Vec<Loaded>, Error> {
     Ok(vec![loaded])
 }
 
-fn load_file(path: &Path, options: &SideOptions) -> Result<Vec<Loaded>, String> {
+fn load_file(path: &Path, options: &SideOptions) -> Result<Vec<Loaded>, Error> {
     let shown = path.display().to_string();
     let extension = path
         .extension()
@@ -188,7 +189,7 @@ fn load_file(path: &Path, options: &SideOptions) -> Result<Vec<Loaded>, String> 
         .to_ascii_lowercase();
     if extension == "proto" {
         if !path.is_file() {
-            return Err("cannot read the file: no such file".to_owned());
+            return Err(Error::input("cannot read the file: no such file"));
         }
         let roots = Roots::from_includes(options.includes);
         let name = roots.name_of(path)?;
@@ -200,7 +201,7 @@ fn load_file(path: &Path, options: &SideOptions) -> Result<Vec<Loaded>, String> 
             options.protoc,
         )?);
     }
-    let bytes = fs::read(path).map_err(|e| format!("cannot read the file: {e}"))?;
+    let bytes = fs::read(path).map_err(|e| Error::input(format!("cannot read the file: {e}")))?;
     if matches!(extension.as_str(), "pb" | "binpb" | "desc" | "protoset") {
         return one(Loaded {
             data: descriptor_set::wrap(bytes, None, options.root_message)?,
@@ -229,7 +230,7 @@ fn load_file(path: &Path, options: &SideOptions) -> Result<Vec<Loaded>, String> 
 
 /// The schema of a directory or tree: the other side's root file if it has one by that name,
 /// else the one file that declares the root message.
-fn in_tree(first: Root, options: &SideOptions) -> Result<Found, String> {
+fn in_tree(first: Root, options: &SideOptions) -> Result<Found, Error> {
     let mut roots = vec![first.clone()];
     roots.extend(options.includes.iter().cloned().map(Root::Dir));
     let roots = Roots(roots);
@@ -247,11 +248,11 @@ fn in_tree(first: Root, options: &SideOptions) -> Result<Found, String> {
         .map(Found::Schemas);
     }
     let Some(message) = options.root_message else {
-        return Err(format!(
+        return Err(Error::input(format!(
             "{} is a directory of .proto files: name the root message with --root so that the \
              file declaring it is found",
             roots.describe()
-        ));
+        )));
     };
     let shown = |name: &str| first.display(name);
     let mut found =
@@ -269,12 +270,12 @@ fn in_tree(first: Root, options: &SideOptions) -> Result<Found, String> {
                 .map(|name| format!(" (and it has no `{name}`)"))
                 .unwrap_or_default()
         ))),
-        several => Err(format!(
+        several => Err(Error::input(format!(
             "{} files of {} declare `{message}`: {}",
             several.len(),
             first_label(&first),
             several.join(", ")
-        )),
+        ))),
     }
 }
 
@@ -354,6 +355,7 @@ mod tests {
         assert!(matches!(Spec::parse("../repo.git"), Ok(Spec::Git { rev, .. }) if rev == "HEAD"));
         assert!(Spec::parse(".git#depth=1")
             .unwrap_err()
+            .message()
             .contains("unknown option `depth=1`"));
     }
 }

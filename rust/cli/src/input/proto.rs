@@ -2,6 +2,7 @@
 //! upload, keeping the source positions aside to show where a finding is: with protox, or with
 //! protoc when a file of the set uses Protobuf Editions ([`super::protoc`] says why).
 
+use crate::console::Error;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -25,14 +26,18 @@ pub fn compile(
     shown: &str,
     root_message: Option<&str>,
     protoc: ProtocOptions,
-) -> Result<Loaded, String> {
-    match with_protox(roots, name, shown, root_message).map_err(Failed::message)? {
+) -> Result<Loaded, Error> {
+    match with_protox(roots, name, shown, root_message).map_err(Failed::error)? {
         Protox::Compiled(loaded) => Ok(loaded),
         Protox::Editions(found) => {
             let copies = closure::for_protoc(roots, &[name])?;
             let protoc = find_protoc(protoc, &found)?;
-            super::protoc::compile(&protoc, &copies, name, shown, root_message)
-                .map_err(|e| format!("{}, so protoc compiles it: {e}", uses_editions(&found)))
+            super::protoc::compile(&protoc, &copies, name, shown, root_message).map_err(|e| {
+                Error::input(format!(
+                    "{}, so protoc compiles it: {e}",
+                    uses_editions(&found)
+                ))
+            })
         }
     }
 }
@@ -46,15 +51,15 @@ enum Protox {
 /// Why protox gave no schema.
 enum Failed {
     /// The file, or a file it imports, leaves its import root: refused, whatever else it holds.
-    Refused(String),
+    Refused(Error),
     /// It does not compile.
-    Other(String),
+    Other(Error),
 }
 
 impl Failed {
-    fn message(self) -> String {
+    fn error(self) -> Error {
         match self {
-            Failed::Refused(message) | Failed::Other(message) => message,
+            Failed::Refused(error) | Failed::Other(error) => error,
         }
     }
 }
@@ -78,9 +83,13 @@ fn with_protox(
         // protox's own message would carry the text of what it parsed: only ours is told.
         let stopped = stop.borrow_mut().take();
         return match stopped {
-            Some(Stop::LeavesRoot(refused)) => Err(Failed::Refused(refused.message())),
+            Some(Stop::LeavesRoot(refused)) => {
+                Err(Failed::Refused(Error::input(refused.message())))
+            }
             Some(Stop::Editions(found)) => Ok(Protox::Editions(found)),
-            None => Err(Failed::Other(format!("does not compile: {e:?}"))),
+            None => Err(Failed::Other(Error::input(format!(
+                "does not compile: {e:?}"
+            )))),
         };
     }
     let with_sources = compiler.file_descriptor_set();
@@ -100,13 +109,13 @@ fn with_protox(
         .map_err(Failed::Other)
 }
 
-fn find_protoc(protoc: ProtocOptions, found: &EditionsFile) -> Result<Protoc, String> {
+fn find_protoc(protoc: ProtocOptions, found: &EditionsFile) -> Result<Protoc, Error> {
     Protoc::find(protoc).map_err(|e| {
-        format!(
+        Error::input(format!(
             "{}: {}, and protocompat compiles such files with protoc: {e}",
             ErrorRule::UnsupportedFeature.id(),
             uses_editions(found)
-        )
+        ))
     })
 }
 
@@ -136,7 +145,7 @@ pub fn files_declaring(
     at_most_files: usize,
     protoc: ProtocOptions,
     shown: &dyn Fn(&str) -> String,
-) -> Result<Vec<(String, Loaded)>, String> {
+) -> Result<Vec<(String, Loaded)>, Error> {
     let simple = message.rsplit('.').next().unwrap_or(message);
     let Some(first) = roots.0.first() else {
         return Ok(Vec::new());
@@ -161,7 +170,7 @@ pub fn files_declaring(
                 why.get_or_insert(found);
                 editions.push(name);
             }
-            Err(Failed::Refused(message)) => return Err(message),
+            Err(Failed::Refused(error)) => return Err(error),
             Err(Failed::Other(_)) => {}
         }
     }
@@ -171,7 +180,12 @@ pub fn files_declaring(
         let copies = closure::for_protoc(roots, &names)?;
         let protoc = find_protoc(protoc, &found)?;
         let by_protoc = super::protoc::declaring(&protoc, &copies, &editions, message, shown)
-            .map_err(|e| format!("{}, so protoc compiles it: {e}", uses_editions(&found)))?;
+            .map_err(|e| {
+                Error::input(format!(
+                    "{}, so protoc compiles it: {e}",
+                    uses_editions(&found)
+                ))
+            })?;
         declaring.extend(by_protoc);
         // In the order of the files, whichever compiler took each.
         declaring.sort_by(|a, b| a.0.cmp(&b.0));

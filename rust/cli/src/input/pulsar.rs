@@ -2,6 +2,7 @@
 //! takes and `schemas get` prints, and whole histories (`schemas get --all-version`, the admin
 //! REST API's list of versions).
 
+use crate::console::Error;
 use serde_json::Value;
 
 /// One schema of a JSON file, with Pulsar's version number when the file gives it.
@@ -12,7 +13,7 @@ pub struct Versioned {
 
 /// Every schema a JSON file holds, oldest first: one for schema data or an upload/get file,
 /// each version for a history.
-pub fn schemas(bytes: Vec<u8>) -> Result<Vec<Versioned>, String> {
+pub fn schemas(bytes: Vec<u8>) -> Result<Vec<Versioned>, Error> {
     // `schemas get --all-version` prints one JSON object per version, one after the other.
     let values: Result<Vec<Value>, _> = serde_json::Deserializer::from_slice(&bytes)
         .into_iter::<Value>()
@@ -24,7 +25,7 @@ pub fn schemas(bytes: Vec<u8>) -> Result<Vec<Versioned>, String> {
             Value::Object(object) if object.contains_key("getSchemaResponses") => {
                 match &object["getSchemaResponses"] {
                     Value::Array(items) => history(items),
-                    _ => Err("`getSchemaResponses` is not a list".to_owned()),
+                    _ => Err(Error::input("`getSchemaResponses` is not a list")),
                 }
             }
             value @ Value::Object(_) => Ok(vec![Versioned {
@@ -48,7 +49,7 @@ pub fn schemas(bytes: Vec<u8>) -> Result<Vec<Versioned>, String> {
 /// A list of versions, each as `schemas get` prints it or the REST API returns it. Where the
 /// items carry their version numbers they are put in that order; deleted versions (a `type`
 /// of NONE, or a `deleted` mark) are left out, as the broker leaves them out of a check.
-fn history(items: &[Value]) -> Result<Vec<Versioned>, String> {
+fn history(items: &[Value]) -> Result<Vec<Versioned>, Error> {
     let mut versions = Vec::new();
     for (index, item) in items.iter().enumerate() {
         let deleted = item.get("deleted").and_then(Value::as_bool) == Some(true)
@@ -59,7 +60,9 @@ fn history(items: &[Value]) -> Result<Vec<Versioned>, String> {
         let version = item.get("version").and_then(Value::as_i64);
         let data = stored_bytes(item)
             .map_or_else(|| unwrap(item, item.to_string().into_bytes(), 0), Ok)
-            .map_err(|e| format!("the schema at position {index} of the list: {e}"))?;
+            .map_err(|e| {
+                Error::input(format!("the schema at position {index} of the list: {e}"))
+            })?;
         versions.push(Versioned { data, version });
     }
     if versions.iter().all(|v| v.version.is_some()) {
@@ -83,26 +86,27 @@ fn stored_bytes(item: &Value) -> Option<Vec<u8>> {
 
 /// Schema data is passed on byte for byte, so its SHA-256 is the broker's and bad data gets
 /// the broker's error; a wrapper from `pulsar-admin` is unwrapped to the schema data inside.
-pub fn unwrap(value: &Value, bytes: Vec<u8>, depth: usize) -> Result<Vec<u8>, String> {
+pub fn unwrap(value: &Value, bytes: Vec<u8>, depth: usize) -> Result<Vec<u8>, Error> {
     let Value::Object(object) = value else {
-        return Err("the wrapped schema is not a JSON object".to_owned());
+        return Err(Error::input("the wrapped schema is not a JSON object"));
     };
     if object.contains_key("fileDescriptorSet") {
         return Ok(bytes);
     }
     if let Some(kind) = object.get("type").and_then(Value::as_str) {
         if kind != "PROTOBUF_NATIVE" {
-            return Err(format!(
+            return Err(Error::input(format!(
                 "the file holds a schema of type {kind}; protocompat checks PROTOBUF_NATIVE schemas only"
-            ));
+            )));
         }
     }
     if depth < 4 {
         for key in ["schema", "data", "schemaInfo"] {
             match object.get(key) {
                 Some(Value::String(inner)) => {
-                    let parsed: Value = serde_json::from_str(inner)
-                        .map_err(|e| format!("the `{key}` field does not hold schema JSON: {e}"))?;
+                    let parsed: Value = serde_json::from_str(inner).map_err(|e| {
+                        Error::input(format!("the `{key}` field does not hold schema JSON: {e}"))
+                    })?;
                     return unwrap(&parsed, inner.as_bytes().to_vec(), depth + 1);
                 }
                 Some(inner @ Value::Object(_)) => {
@@ -112,9 +116,8 @@ pub fn unwrap(value: &Value, bytes: Vec<u8>, depth: usize) -> Result<Vec<u8>, St
             }
         }
     }
-    Err(
+    Err(Error::input(
         "the JSON holds no PROTOBUF_NATIVE schema: expected a `fileDescriptorSet` field, or a \
-         `schema` or `data` field as in `pulsar-admin schemas upload` / `get` files"
-            .to_owned(),
-    )
+         `schema` or `data` field as in `pulsar-admin schemas upload` / `get` files",
+    ))
 }

@@ -2,6 +2,7 @@
 //! else. Each side of a check (the proposed schema, the existing ones) has roots of its own, so
 //! an import of one side can never resolve to a file of the other.
 
+use crate::console::Error;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fs;
@@ -130,15 +131,16 @@ impl Root {
     }
 
     /// Every `.proto` file under this root, by name.
-    pub fn proto_files(&self, at_most: usize) -> Result<Vec<String>, String> {
+    pub fn proto_files(&self, at_most: usize) -> Result<Vec<String>, Error> {
         match self {
             Root::Tree(tree) => Ok(tree.files.keys().take(at_most).cloned().collect()),
             Root::Dir(dir) => {
                 let mut names = Vec::new();
                 let mut pending = vec![(dir.clone(), String::new())];
                 while let Some((path, prefix)) = pending.pop() {
-                    let entries = fs::read_dir(&path)
-                        .map_err(|e| format!("cannot list {}: {e}", path.display()))?;
+                    let entries = fs::read_dir(&path).map_err(|e| {
+                        Error::input(format!("cannot list {}: {e}", path.display()))
+                    })?;
                     for entry in entries.flatten() {
                         let name = entry.file_name().to_string_lossy().into_owned();
                         let Ok(kind) = entry.file_type() else {
@@ -236,8 +238,9 @@ impl Roots {
     /// A file under none of them is refused, as protoc refuses it, rather than renamed; and a
     /// file that an earlier root shadows is refused, since its imports would not be its own.
     /// So is a file written under a root that symbolic links take out of it ([`confine`]).
-    pub fn name_of(&self, path: &Path) -> Result<String, String> {
-        let file = fs::canonicalize(path).map_err(|e| format!("cannot read the file: {e}"))?;
+    pub fn name_of(&self, path: &Path) -> Result<String, Error> {
+        let file = fs::canonicalize(path)
+            .map_err(|e| Error::input(format!("cannot read the file: {e}")))?;
         let written_under: Vec<&Path> = self
             .0
             .iter()
@@ -249,10 +252,10 @@ impl Roots {
         let stays_in = |dir: &&Path| fs::canonicalize(dir).is_ok_and(|dir| file.starts_with(dir));
         if let Some(dir) = written_under.first() {
             if !written_under.iter().any(stays_in) {
-                return Err(format!(
+                return Err(Error::input(format!(
                     "the file {}",
                     confine::leaves(&dir.display().to_string())
-                ));
+                )));
             }
         }
         for (index, root) in self.0.iter().enumerate() {
@@ -263,26 +266,30 @@ impl Roots {
             let Ok(relative) = file.strip_prefix(&dir) else {
                 continue;
             };
-            let name = proto_name(relative)
-                .ok_or_else(|| format!("cannot name `{}` as a .proto import", path.display()))?;
+            let name = proto_name(relative).ok_or_else(|| {
+                Error::input(format!(
+                    "cannot name `{}` as a .proto import",
+                    path.display()
+                ))
+            })?;
             if let Some(earlier) = self.0[..index].iter().find(|r| r.has(&name)) {
-                return Err(format!(
+                return Err(Error::input(format!(
                     "`{name}` is shadowed: import root {} also holds a `{name}` ({}), and an \
                      import of `{name}` would find that one; put the root that holds this file \
                      first, or compare two trees with --against",
                     earlier.describe(),
                     earlier.display(&name)
-                ));
+                )));
             }
             return Ok(name);
         }
-        Err(format!(
+        Err(Error::input(format!(
             "the file is not under any import root ({}); protoc refuses it too. Name the \
              directory its imports are relative to with -I (here, likely -I {}), and compare two \
              trees with --against, which gives the existing side roots of its own",
             self.describe(),
             likely_root(path).display()
-        ))
+        )))
     }
 
     /// Which root holds `name`, if any.

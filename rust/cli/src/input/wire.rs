@@ -2,6 +2,7 @@
 //! decoding it: prost-types 0.14 has no fields for Editions (`edition`, `features`), so a
 //! decode and re-encode would drop them. Records are kept as the bytes protoc wrote.
 
+use crate::console::Error;
 use prost::encoding::{decode_varint, encode_varint};
 
 /// One top-level record of a message: its field number and its bytes, tag included.
@@ -13,16 +14,17 @@ pub struct Record<'a> {
 }
 
 /// The top-level records of `message`, in order.
-pub fn records(message: &[u8]) -> Result<Vec<Record<'_>>, String> {
+pub fn records(message: &[u8]) -> Result<Vec<Record<'_>>, Error> {
     let mut out = Vec::new();
     let mut rest = message;
     while !rest.is_empty() {
         let start = rest;
-        let tag = decode_varint(&mut rest).map_err(|e| e.to_string())?;
-        let field = u32::try_from(tag >> 3).map_err(|_| format!("field number {}", tag >> 3))?;
+        let tag = decode_varint(&mut rest).map_err(|e| Error::input(e.to_string()))?;
+        let field = u32::try_from(tag >> 3)
+            .map_err(|_| Error::input(format!("field number {}", tag >> 3)))?;
         let payload = match tag & 7 {
             0 => {
-                decode_varint(&mut rest).map_err(|e| e.to_string())?;
+                decode_varint(&mut rest).map_err(|e| Error::input(e.to_string()))?;
                 None
             }
             1 => {
@@ -30,15 +32,15 @@ pub fn records(message: &[u8]) -> Result<Vec<Record<'_>>, String> {
                 None
             }
             2 => {
-                let len = decode_varint(&mut rest).map_err(|e| e.to_string())?;
-                let len = usize::try_from(len).map_err(|_| "length too large".to_owned())?;
+                let len = decode_varint(&mut rest).map_err(|e| Error::input(e.to_string()))?;
+                let len = usize::try_from(len).map_err(|_| Error::input("length too large"))?;
                 Some(take(&mut rest, len)?)
             }
             5 => {
                 take(&mut rest, 4)?;
                 None
             }
-            wire => return Err(format!("wire type {wire} of field {field}")),
+            wire => return Err(Error::input(format!("wire type {wire} of field {field}"))),
         };
         let used = start.len() - rest.len();
         out.push(Record {
@@ -50,9 +52,9 @@ pub fn records(message: &[u8]) -> Result<Vec<Record<'_>>, String> {
     Ok(out)
 }
 
-fn take<'a>(rest: &mut &'a [u8], len: usize) -> Result<&'a [u8], String> {
+fn take<'a>(rest: &mut &'a [u8], len: usize) -> Result<&'a [u8], Error> {
     if rest.len() < len {
-        return Err("a record runs past the end".to_owned());
+        return Err(Error::input("a record runs past the end"));
     }
     let (taken, left) = rest.split_at(len);
     *rest = left;
@@ -60,7 +62,7 @@ fn take<'a>(rest: &mut &'a [u8], len: usize) -> Result<&'a [u8], String> {
 }
 
 /// `message` without its records of field `field`, the others byte for byte.
-pub fn without_field(message: &[u8], field: u32) -> Result<Vec<u8>, String> {
+pub fn without_field(message: &[u8], field: u32) -> Result<Vec<u8>, Error> {
     Ok(records(message)?
         .iter()
         .filter(|r| r.field != field)

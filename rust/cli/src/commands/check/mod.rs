@@ -17,20 +17,8 @@ use crate::input::{self, Loaded, SideOptions, Spec};
 use crate::output::{self, FixSetup, Format, Outcome, Run};
 
 /// Refuses the check ([`console::refuse`]), with the error document of the asked format.
-fn refuse(
-    format: Format,
-    file: Option<&str>,
-    rule: Option<&'static str>,
-    message: &str,
-) -> ExitCode {
-    let mut error = match rule {
-        Some(rule) => Error::rule(rule, message),
-        None => Error::input(message),
-    };
-    if let Some(file) = file {
-        error = error.at(file);
-    }
-    console::refuse("", &error, |e| {
+pub fn refuse(format: Format, error: &Error) -> ExitCode {
+    console::refuse("", error, |e| {
         output::render_error(format, e.about(), e.rule_id(), e.message())
     })
 }
@@ -44,10 +32,10 @@ pub fn run(request: CheckArgs) -> ExitCode {
     if request.broker.admin_url.is_some() && request.broker.topic.is_none() {
         return refuse(
             format,
-            None,
-            None,
-            "--admin-url needs --topic TOPIC when a file is named (without files, it is the \
+            &Error::usage(
+                "--admin-url needs --topic TOPIC when a file is named (without files, it is the \
              baseline of every topic of the project file)",
+            ),
         );
     }
     let (new_input, positional) = request.inputs.split_last().expect("not empty");
@@ -74,7 +62,7 @@ pub fn run(request: CheckArgs) -> ExitCode {
             }
             ExitCode::from(if done.failed { 1 } else { 0 })
         }
-        Err(refused) => refused.say(format),
+        Err(error) => refuse(format, &error),
     }
 }
 
@@ -103,34 +91,9 @@ pub struct Done {
     pub new: bool,
 }
 
-/// Bad input or usage: the input it is about, the rule that refused it, and why.
-pub struct Refused {
-    pub file: Option<String>,
-    pub rule: Option<&'static str>,
-    pub message: String,
-    /// NEW is a directory in which no file declares the root message.
-    pub absent: bool,
-}
-
-impl Refused {
-    fn new(file: Option<&str>, rule: Option<&'static str>, message: impl Into<String>) -> Refused {
-        Refused {
-            file: file.map(str::to_owned),
-            rule,
-            message: message.into(),
-            absent: false,
-        }
-    }
-
-    /// Says it on stderr, and on stdout in `format`; exit status 2.
-    pub fn say(&self, format: Format) -> ExitCode {
-        refuse(format, self.file.as_deref(), self.rule, &self.message)
-    }
-}
-
 /// One check: loads each side, runs the engine, renders the report.
-pub fn check(request: &CheckArgs, given: &Given) -> Result<Done, Refused> {
-    let limits = parse_limits(&request.limits).map_err(|m| Refused::new(None, None, m))?;
+pub fn check(request: &CheckArgs, given: &Given) -> Result<Done, Error> {
+    let limits = parse_limits(&request.limits)?;
     let (new_input, positional) = (given.new_input, given.positional);
     let sides = [
         !positional.is_empty(),
@@ -138,9 +101,7 @@ pub fn check(request: &CheckArgs, given: &Given) -> Result<Done, Refused> {
         given.broker.is_some(),
     ];
     if sides.iter().filter(|&&given| given).count() > 1 {
-        return Err(Refused::new(
-            None,
-            None,
+        return Err(Error::usage(
             "give the existing side one way only: inputs before NEW, --against, or \
              --admin-url with --topic",
         ));
@@ -155,32 +116,25 @@ pub fn check(request: &CheckArgs, given: &Given) -> Result<Done, Refused> {
         protoc: request.input.protoc(),
     };
     for spec in positional {
-        existing.extend(load_side(spec, &new_side).map_err(|m| Refused::new(Some(spec), None, m))?);
+        existing.extend(load_side(spec, &new_side).map_err(|e| e.at(spec))?);
     }
     let new = match Spec::parse(new_input).and_then(|spec| input::find(&spec, &new_side)) {
-        Ok(input::Found::Absent(why)) => {
-            let mut refused = Refused::new(Some(new_input), None, why);
-            refused.absent = true;
-            return Err(refused);
-        }
-        Ok(input::Found::Schemas(loaded)) => {
-            one_schema(loaded).map_err(|m| Refused::new(Some(new_input), None, m))?
-        }
-        Err(m) => return Err(Refused::new(Some(new_input), None, m)),
+        Ok(input::Found::Absent(why)) => return Err(Error::absent(why).at(new_input)),
+        Ok(input::Found::Schemas(loaded)) => one_schema(loaded).map_err(|e| e.at(new_input))?,
+        Err(e) => return Err(e.at(new_input)),
     };
     let (new_root, new_file) = input::root_of(&new.data).unzip();
     if !sides.contains(&true) {
         // Whatever is wrong with the new schema is said first, as the broker would say it.
         if let Err(e) = protocompat::Schema::decode(&new.data) {
-            return Err(Refused::new(Some(&new.label), Some(e.rule.id()), e.message));
+            return Err(Error::input(e.message).under(e.rule.id()).at(&new.label));
         }
-        return Err(Refused::new(
-            Some(&new.label),
-            None,
+        return Err(Error::usage(
             "nothing to compare it with: give the existing schema before it \
              (protocompat check OLD NEW), as --against INPUT (a file, a directory, \
              .git#ref=main), or as a topic's history with --admin-url URL --topic TOPIC",
-        ));
+        )
+        .at(&new.label));
     }
 
     let mut notes = Vec::new();
@@ -189,7 +143,7 @@ pub fn check(request: &CheckArgs, given: &Given) -> Result<Done, Refused> {
     let mut checked_topic = None;
     if let Some((url, topic)) = given.broker {
         let (topic, history) = broker::fetch_topic(&request.broker.access, url, topic)
-            .map_err(|m| Refused::new(Some(url), None, m))?;
+            .map_err(|m| Error::server(m).at(url))?;
         checked_topic = Some(topic.clone());
         match (strategy, history.strategy) {
             (Some(given), Ok(broker)) if given != broker => notes.push(format!(
@@ -199,7 +153,7 @@ pub fn check(request: &CheckArgs, given: &Given) -> Result<Done, Refused> {
             )),
             (Some(_), _) => {}
             (None, Ok(broker)) => strategy = Some(broker),
-            (None, Err(message)) => return Err(Refused::new(Some(url), None, message)),
+            (None, Err(message)) => return Err(Error::server(message).at(url)),
         }
         if history.schemas.is_empty() {
             is_new = true;
@@ -221,7 +175,7 @@ pub fn check(request: &CheckArgs, given: &Given) -> Result<Done, Refused> {
             };
             let found = Spec::parse(spec)
                 .and_then(|parsed| input::find(&parsed, &against))
-                .map_err(|m| Refused::new(Some(spec), None, m))?;
+                .map_err(|e| e.at(spec))?;
             match found {
                 input::Found::Schemas(loaded) => existing.extend(loaded),
                 // Not there: the schema is new, as a topic's first upload is.
@@ -256,7 +210,7 @@ pub fn check(request: &CheckArgs, given: &Given) -> Result<Done, Refused> {
 struct Sides<'r> {
     new: Loaded,
     existing: Vec<Loaded>,
-    reload: &'r dyn Fn() -> Result<Loaded, String>,
+    reload: &'r dyn Fn() -> Result<Loaded, Error>,
     /// The topic whose history is the existing side, which the report names first.
     topic: Option<String>,
 }
@@ -270,7 +224,7 @@ fn report(
     strategy: Strategy,
     sides: Sides,
     notes: Vec<String>,
-) -> Result<Done, Refused> {
+) -> Result<Done, Error> {
     let Sides {
         mut new,
         existing,
@@ -313,17 +267,22 @@ fn report(
                     SchemaRef::New => &new.label,
                     SchemaRef::Existing(index) => &compared[index].label,
                 };
-                let hint = e
-                    .setting
-                    .map(|setting| format!(" ({}=N raises it)", limit_flag(setting)))
-                    .unwrap_or_default();
-                return Err(Refused::new(
-                    Some(label),
-                    Some(e.rule.id()),
-                    format!("{}{hint}", e.message),
-                ));
+                let error = match e.setting.map(limit_flag) {
+                    Some(flag) => {
+                        let message = format!("{} ({flag}=N raises it)", e.message);
+                        Error::limit(flag, message)
+                    }
+                    None => Error::input(e.message),
+                };
+                return Err(error.under(e.rule.id()).at(label));
             }
-            Err(internal) => return Err(Refused::new(None, None, internal.render(limit_flag))),
+            Err(internal @ CheckError::TooMuchWork(_, setting)) => {
+                return Err(Error::limit(
+                    limit_flag(setting),
+                    internal.render(limit_flag),
+                ))
+            }
+            Err(internal) => return Err(Error::internal(internal.render(limit_flag))),
         };
         let mut run = Run::new(
             &report,
@@ -369,17 +328,16 @@ fn report(
 /// to make (the check is reported as it is).
 fn make_fixes(
     run: &Run,
-    reload: &dyn Fn() -> Result<Loaded, String>,
-) -> Result<Option<(Loaded, Vec<Outcome>)>, Refused> {
+    reload: &dyn Fn() -> Result<Loaded, Error>,
+) -> Result<Option<(Loaded, Vec<Outcome>)>, Error> {
     let label = &run.new.label;
     let fixes = run.fixes().expect("--fix conflicts with --no-fixes");
     let Some(source) = fixes.source().filter(|s| s.editable()) else {
-        return Err(Refused::new(
-            Some(label),
-            None,
+        return Err(Error::usage(
             "--fix edits .proto source on disk: NEW must be a .proto file or a directory of them \
              (not a descriptor set, Pulsar schema JSON or a git tree)",
-        ));
+        )
+        .at(label));
     };
     let outcomes: Vec<Outcome> = run
         .findings()
@@ -406,10 +364,7 @@ fn make_fixes(
         );
         return Ok(None);
     }
-    let written = match crate::fix::write(source, &to_make) {
-        Ok(written) => written,
-        Err(message) => return Err(Refused::new(Some(label), None, &message)),
-    };
+    let written = crate::fix::write(source, &to_make).map_err(|m| Error::input(m).at(label))?;
     print_err(&format!(
         "protocompat --fix: wrote {}; checking again",
         printable(&written.files.join(", "))
@@ -420,23 +375,22 @@ fn make_fixes(
     };
     let edited = match reload() {
         Ok(edited) => edited,
-        Err(message) => {
+        Err(error) => {
             // Never leave the user's tree broken: the files go back as they were.
             let restored = restored(&written);
-            return Err(Refused::new(
-                Some(label),
-                None,
-                format!("--fix made a schema that does not load ({message}); {restored}"),
-            ));
+            return Err(error
+                .map_message(|m| {
+                    format!("--fix made a schema that does not load ({m}); {restored}")
+                })
+                .at(label));
         }
     };
     if let Err(difference) = crate::fix::verify(&run.new.data, &fixes.intended(), &edited.data) {
         let restored = restored(&written);
-        return Err(Refused::new(
-            Some(label),
-            None,
-            format!("--fix wrote what no proven fix names ({difference}); {restored}"),
-        ));
+        return Err(Error::input(format!(
+            "--fix wrote what no proven fix names ({difference}); {restored}"
+        ))
+        .at(label));
     }
     Ok(Some((edited, outcomes)))
 }
@@ -472,20 +426,20 @@ fn say_outcomes(run: &Run, outcomes: &[Outcome]) {
 }
 
 /// The new side: one schema.
-fn load_one(spec: &str, options: &SideOptions) -> Result<Loaded, String> {
+fn load_one(spec: &str, options: &SideOptions) -> Result<Loaded, Error> {
     one_schema(load_side(spec, options)?)
 }
 
-fn one_schema(mut loaded: Vec<Loaded>) -> Result<Loaded, String> {
+fn one_schema(mut loaded: Vec<Loaded>) -> Result<Loaded, Error> {
     match loaded.len() {
         1 => Ok(loaded.remove(0)),
-        n => Err(format!(
+        n => Err(Error::input(format!(
             "holds {n} schemas (a history); the new side is one schema, and a history goes \
              before it or after --against"
-        )),
+        ))),
     }
 }
 
-fn load_side(spec: &str, options: &SideOptions) -> Result<Vec<Loaded>, String> {
+fn load_side(spec: &str, options: &SideOptions) -> Result<Vec<Loaded>, Error> {
     input::load(&Spec::parse(spec)?, options)
 }

@@ -6,26 +6,15 @@ use std::process::ExitCode;
 
 use crate::args::CheckArgs;
 use crate::broker;
-use crate::console::{self, print_out, Error};
+use crate::console::{print_out, Error, Kind};
 use crate::input::{self, SideOptions, Spec};
-use crate::output;
 
-use super::{check, Given, Refused};
+use super::{check, refuse, Given};
 use crate::project::plan::{plan, Overrides, TopicCheck};
 use crate::project::report::{render, Status, TopicResult};
 
 pub fn run(request: &CheckArgs) -> ExitCode {
     let format = request.format;
-    let refuse = |file: Option<&str>, message: &str| {
-        let error = Error::input(message);
-        let error = match file {
-            Some(file) => error.at(file),
-            None => error,
-        };
-        console::refuse("", &error, |e| {
-            output::render_error(format, e.about(), e.rule_id(), e.message())
-        })
-    };
     let path = match &request.project {
         Some(path) => path.clone(),
         None => {
@@ -34,13 +23,13 @@ pub fn run(request: &CheckArgs) -> ExitCode {
                 Some(found) => relative(&found, &cwd),
                 None => {
                     return refuse(
-                        None,
-                        &format!(
+                        format,
+                        &Error::usage(format!(
                             "no file to check and no {} here or above, up to the repository's \
                              root: name the new schema (protocompat check --against INPUT \
                              NEW.proto), or write a project file (protocompat init)",
                             crate::project::FILE_NAME
-                        ),
+                        )),
                     )
                 }
             }
@@ -48,7 +37,7 @@ pub fn run(request: &CheckArgs) -> ExitCode {
     };
     let loaded = match crate::project::load(&path) {
         Ok(loaded) => loaded,
-        Err(error) => return refuse(None, &error.to_string()),
+        Err(error) => return refuse(format, &Error::input(error.to_string())),
     };
     let overrides = Overrides {
         strategy: request.strategy,
@@ -58,7 +47,7 @@ pub fn run(request: &CheckArgs) -> ExitCode {
     };
     let checks = match plan(&loaded, &overrides) {
         Ok(checks) => checks,
-        Err(message) => return refuse(Some(&loaded.file), &message),
+        Err(message) => return refuse(format, &Error::input(message).at(&loaded.file)),
     };
     // A flag given wins over the file; the file over the default.
     let profile = request
@@ -107,11 +96,11 @@ fn check_topic(
         Ok(done) if done.new => (Status::New, Some(done.output), None),
         Ok(done) if done.failed => (Status::Incompatible, Some(done.output), None),
         Ok(done) => (Status::Compatible, Some(done.output), None),
-        Err(refused) if refused.absent => {
+        Err(error) if *error.kind() == Kind::Absent => {
             let message = gone(request, &topic, &topic.new_input);
             (Status::Gone, None, Some(message))
         }
-        Err(refused) => (Status::Error, None, Some(said(&refused))),
+        Err(error) => (Status::Error, None, Some(error.to_string())),
     };
     TopicResult {
         check: topic,
@@ -119,20 +108,6 @@ fn check_topic(
         output,
         message,
     }
-}
-
-fn said(refused: &Refused) -> String {
-    let mut line = String::new();
-    if let Some(file) = &refused.file {
-        line.push_str(file);
-        line.push_str(": ");
-    }
-    if let Some(rule) = &refused.rule {
-        line.push_str(rule);
-        line.push_str(": ");
-    }
-    line.push_str(&refused.message);
-    line
 }
 
 /// A topic whose schema is gone from the work tree: what the baseline still holds for it. The

@@ -9,6 +9,7 @@
 //! no protoc keeps the default handling; a signal the CLI was started with ignored (`nohup`,
 //! a background job of a script) stays ignored.
 
+use crate::console::Error;
 use std::fs;
 use std::io;
 use std::path::PathBuf;
@@ -39,11 +40,11 @@ pub struct TempDir {
 }
 
 impl TempDir {
-    pub fn new() -> Result<TempDir, String> {
+    pub fn new() -> Result<TempDir, Error> {
         static NEXT: AtomicU32 = AtomicU32::new(0);
         watch_signals();
         let base = std::path::absolute(std::env::temp_dir())
-            .map_err(|e| format!("cannot find the temporary directory: {e}"))?;
+            .map_err(|e| Error::input(format!("cannot find the temporary directory: {e}")))?;
         loop {
             let path = base.join(format!(
                 "protocompat-protoc-{}-{}",
@@ -58,10 +59,10 @@ impl TempDir {
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
                 Err(e) => {
-                    return Err(format!(
+                    return Err(Error::input(format!(
                         "cannot make a temporary directory in {}: {e}",
                         base.display()
-                    ))
+                    )))
                 }
             }
         }

@@ -5,6 +5,7 @@
 //! registry, where the build found it: a `protocompat` copied to another machine has to be
 //! given a protoc.
 
+use crate::console::Error;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -33,7 +34,7 @@ const VERSION_TIMEOUT: Duration = Duration::from_secs(10);
 
 impl Protoc {
     /// --protoc, else `PROTOC`, else `protoc` on `PATH`, else the vendored binary.
-    pub fn find(options: ProtocOptions) -> Result<Protoc, String> {
+    pub fn find(options: ProtocOptions) -> Result<Protoc, Error> {
         let (path, found) = if let Some(path) = options.path {
             (given(path.to_path_buf(), "--protoc")?, "--protoc")
         } else if let Some(path) = std::env::var_os("PROTOC").filter(|p| !p.is_empty()) {
@@ -77,12 +78,12 @@ impl Protoc {
 
 /// A path as given is taken from the current directory (protoc runs in another one); a bare
 /// name is looked up on PATH when it runs.
-fn given(path: PathBuf, found: &str) -> Result<PathBuf, String> {
+fn given(path: PathBuf, found: &str) -> Result<PathBuf, Error> {
     if path.parent().is_none_or(|p| p.as_os_str().is_empty()) {
         return Ok(path);
     }
     std::path::absolute(&path)
-        .map_err(|e| format!("cannot resolve {found} {}: {e}", path.display()))
+        .map_err(|e| Error::input(format!("cannot resolve {found} {}: {e}", path.display())))
 }
 
 fn on_path() -> Option<PathBuf> {
@@ -99,7 +100,7 @@ fn on_path() -> Option<PathBuf> {
 
 /// The crate asserts that its binary exists: on a machine the CLI was copied to, it panics.
 /// That is caught here, quietly, and said as a missing protoc.
-fn vendored() -> Result<PathBuf, String> {
+fn vendored() -> Result<PathBuf, Error> {
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     // protoc finds the `.proto` files protobuf ships (descriptor.proto, java_features.proto)
@@ -115,10 +116,10 @@ fn vendored() -> Result<PathBuf, String> {
     }
 }
 
-fn not_found(why: &str) -> String {
-    format!(
+fn not_found(why: &str) -> Error {
+    Error::input(format!(
         "found no protoc to run ({why}): give one with --protoc PATH or the PROTOC environment \
          variable, or put it on PATH (protoc 27 or newer reads edition 2023, 32 or newer \
          edition 2024)"
-    )
+    ))
 }

@@ -23,6 +23,7 @@ mod find;
 mod run;
 mod workspace;
 
+use crate::console::Error;
 use std::collections::{HashMap, HashSet};
 
 use prost::Message;
@@ -48,7 +49,7 @@ pub fn compile(
     name: &str,
     shown: &str,
     root_message: Option<&str>,
-) -> Result<Loaded, String> {
+) -> Result<Loaded, Error> {
     let workspace = Workspace::new(copies)?;
     let what = if shown == name {
         format!("`{name}`")
@@ -76,7 +77,7 @@ pub fn declaring(
     names: &[String],
     message: &str,
     shown: &dyn Fn(&str) -> String,
-) -> Result<Vec<(String, Loaded)>, String> {
+) -> Result<Vec<(String, Loaded)>, Error> {
     let workspace = Workspace::new(copies)?;
     let mut found = Vec::new();
     let search = Search {
@@ -99,7 +100,7 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    fn in_group(&self, names: &[String], found: &mut Vec<(String, Loaded)>) -> Result<(), String> {
+    fn in_group(&self, names: &[String], found: &mut Vec<(String, Loaded)>) -> Result<(), Error> {
         let Some(first) = names.first() else {
             return Ok(());
         };
@@ -150,22 +151,23 @@ struct CompiledFile {
 }
 
 impl Compiled {
-    fn parse(set: &[u8], protoc: &Protoc) -> Result<Compiled, String> {
+    fn parse(set: &[u8], protoc: &Protoc) -> Result<Compiled, Error> {
         Compiled::read(set).map_err(|e| {
-            format!(
+            Error::input(format!(
                 "{} wrote a descriptor set that cannot be read ({e}); is it protoc?",
                 protoc.named()
-            )
+            ))
         })
     }
 
-    fn read(set: &[u8]) -> Result<Compiled, String> {
+    fn read(set: &[u8]) -> Result<Compiled, Error> {
         let mut files = HashMap::new();
         for record in wire::records(set)? {
             let (SET_FILE, Some(file)) = (record.field, record.payload) else {
                 continue;
             };
-            let decoded = FileDescriptorProto::decode(file).map_err(|e| e.to_string())?;
+            let decoded =
+                FileDescriptorProto::decode(file).map_err(|e| Error::input(e.to_string()))?;
             let bare = wire::without_field(file, SOURCE_CODE_INFO)?;
             files.insert(decoded.name().to_owned(), CompiledFile { bare, decoded });
         }
@@ -180,7 +182,7 @@ impl Compiled {
         name: &str,
         shown: &str,
         root_message: Option<&str>,
-    ) -> Result<Loaded, String> {
+    ) -> Result<Loaded, Error> {
         let closure = self.closure(name);
         let with_sources = FileDescriptorSet {
             file: closure.iter().map(|f| f.decoded.clone()).collect(),

@@ -12,6 +12,7 @@
 //! would get: it is what the descriptor set records), and no path it is given depends on the
 //! user's paths, which may hold the `:` and `=` that `--proto_path` splits at.
 
+use crate::console::Error;
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fs;
@@ -44,25 +45,25 @@ pub enum Failure {
     /// protoc refused the files, and said this (with the user's paths): a compile error.
     Refused(String),
     /// It could not be run to the end: not found, stopped at the time limit, no set written.
-    Broken(String),
+    Broken(Error),
 }
 
 impl Failure {
     /// What to tell the user; `what` names the files compiled. Only now is protoc asked its
     /// version, for a refusal: a search that expects some runs to be refused never asks.
-    pub fn message(self, protoc: &Protoc, what: &str) -> String {
+    pub fn message(self, protoc: &Protoc, what: &str) -> Error {
         match self {
-            Failure::Refused(said) => bound(
+            Failure::Refused(said) => Error::input(bound(
                 &format!("{} could not compile {what}: {said}", protoc.describe()),
                 MAX_MESSAGE_BYTES,
-            ),
+            )),
             Failure::Broken(message) => message,
         }
     }
 }
 
 impl<'a> Workspace<'a> {
-    pub fn new(copies: &'a Copies) -> Result<Workspace<'a>, String> {
+    pub fn new(copies: &'a Copies) -> Result<Workspace<'a>, Error> {
         let dir = TempDir::new()?;
         let roots = copies.roots();
         let mut paths = Vec::new();
@@ -102,17 +103,21 @@ impl<'a> Workspace<'a> {
         let output = match run::run(&mut command, Stream::Stderr, protoc.timeout) {
             Ok(output) => output,
             Err(run::Failure::Run(e)) => {
-                return Err(Failure::Broken(format!(
+                return Err(Failure::Broken(Error::input(format!(
                     "cannot run {}: {e}",
                     protoc.describe()
-                )))
+                ))))
             }
             Err(run::Failure::TimedOut) => {
-                return Err(Failure::Broken(format!(
-                    "{} did not finish compiling {what} within --protoc-timeout {} s and was \
-                     stopped; a set that only takes long needs a higher --protoc-timeout",
-                    protoc.named(),
-                    protoc.timeout.as_secs()
+                return Err(Failure::Broken(Error::limit(
+                    "--protoc-timeout",
+                    format!(
+                        "{} did not finish compiling {what} within --protoc-timeout {} s and \
+                         was stopped; a set that only takes long needs a higher \
+                         --protoc-timeout",
+                        protoc.named(),
+                        protoc.timeout.as_secs()
+                    ),
                 )))
             }
         };
@@ -127,27 +132,29 @@ impl<'a> Workspace<'a> {
         }
         let out = self.dir.path.join(out);
         let bytes = fs::read(&out).map_err(|e| {
-            Failure::Broken(format!(
+            Failure::Broken(Error::input(format!(
                 "{} wrote no descriptor set: {e}; is it protoc?",
                 protoc.describe()
-            ))
+            )))
         })?;
         let _ = fs::remove_file(&out);
         Ok(bytes)
     }
 
     /// The argument that names `name` to protoc: its path under the root that holds it.
-    fn input(&self, name: &str) -> Result<String, String> {
+    fn input(&self, name: &str) -> Result<String, Error> {
         if !plain(name) {
-            return Err(format!(
+            return Err(Error::input(format!(
                 "`{name}` is no name protoc can take: it must be a relative path of plain parts"
-            ));
+            )));
         }
         let index = self
             .roots
             .find(name)
             .and_then(|root| self.roots.0.iter().position(|r| std::ptr::eq(r, root)))
-            .ok_or_else(|| format!("`{name}` is in none of {}", self.roots.describe()))?;
+            .ok_or_else(|| {
+                Error::input(format!("`{name}` is in none of {}", self.roots.describe()))
+            })?;
         Ok(format!("{}/{name}", self.paths[index].0))
     }
 
@@ -193,8 +200,9 @@ fn replace_at_starts(line: &str, from: &str, to: &str) -> String {
 
 /// Writes a root's copies where protoc can read them. A name that is not a plain relative
 /// path (git never writes one, a crafted tree could) is left out, never written outside.
-fn write_tree(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<(), String> {
-    fs::create_dir_all(dir).map_err(|e| format!("cannot write a tree for protoc: {e}"))?;
+fn write_tree(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<(), Error> {
+    fs::create_dir_all(dir)
+        .map_err(|e| Error::input(format!("cannot write a tree for protoc: {e}")))?;
     for (name, bytes) in files {
         if !plain(name) {
             continue;
@@ -202,9 +210,10 @@ fn write_tree(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<(), Strin
         let path = dir.join(name);
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent)
-                .map_err(|e| format!("cannot write {name} for protoc: {e}"))?;
+                .map_err(|e| Error::input(format!("cannot write {name} for protoc: {e}")))?;
         }
-        fs::write(&path, bytes).map_err(|e| format!("cannot write {name} for protoc: {e}"))?;
+        fs::write(&path, bytes)
+            .map_err(|e| Error::input(format!("cannot write {name} for protoc: {e}")))?;
     }
     Ok(())
 }
