@@ -287,3 +287,49 @@ fn large_histories_at_high_concurrency_are_held_in_bounded_memory() {
         "peak RSS {peak_kib} KiB, above {BASE_KIB} KiB and 6 times --max-response-bytes"
     );
 }
+
+/// A topic whose schema is of another type is not ours to replay: the audit names it as
+/// skipped and goes on to the next topic, rather than stopping as at an unreadable answer.
+#[test]
+fn a_topic_of_another_schema_type_is_skipped_and_the_audit_goes_on() {
+    let clean = history(&["v1", "v2"]);
+    let avro = serde_json::json!({"getSchemaResponses": [
+        {"version": 0, "type": "AVRO", "data": "{\"type\":\"record\"}"},
+    ]})
+    .to_string();
+    let server = Server::http(
+        move |seen: &Seen, w: &mut dyn Write| match seen.path.as_str() {
+            "/admin/v2/persistent/t/ns" => answer(
+                w,
+                "200 OK",
+                r#"["persistent://t/ns/avro","persistent://t/ns/orders"]"#,
+            ),
+            "/admin/v2/non-persistent/t/ns" => answer(w, "200 OK", "[]"),
+            "/admin/v2/schemas/t/ns/avro/schemas" => answer(w, "200 OK", &avro),
+            "/admin/v2/schemas/t/ns/orders/schemas" => answer(w, "200 OK", &clean),
+            path if path.contains("/schemaCompatibilityStrategy") => {
+                answer(w, "200 OK", "\"FULL\"")
+            }
+            _ => answer(w, "404 Not Found", "{\"reason\":\"Not found\"}"),
+        },
+    );
+    let url = server.url("http");
+    let out = protocompat(&["audit", "--admin-url", &url, "--namespace", "t/ns"]);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    let skipped: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("skipped"))
+        .collect();
+    assert_eq!(skipped.len(), 1, "{stdout}");
+    assert!(
+        skipped[0].contains("t/ns/avro") && skipped[0].contains("type AVRO"),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("ok ") && l.contains("orders")),
+        "{stdout}"
+    );
+}

@@ -4,6 +4,8 @@
 use std::path::PathBuf;
 
 use protocompat::text::printable;
+
+use crate::console::Error;
 use ureq::http::Uri;
 
 /// How the admin API is reached: the token, the CA to trust, where the token may go, and how
@@ -45,7 +47,8 @@ pub struct Access {
     pub max_response_bytes: u64,
 }
 
-/// `1048576`, `512KiB`, `256MiB`, `1GiB`.
+/// `1048576`, `512KiB`, `256MiB`, `1GiB`. (clap's value parsers, this and
+/// [`AllowedHost::parse`], give clap a `String` to say as its own usage error.)
 fn parse_size(text: &str) -> Result<u64, String> {
     let text = text.trim();
     let split = text
@@ -131,6 +134,7 @@ pub(super) struct Origin {
 }
 
 impl Origin {
+    /// Why `url` is no origin is a reason its caller says in a message of its own.
     pub(super) fn of(url: &str) -> Result<Origin, String> {
         let uri: Uri = url.parse().map_err(|e| format!("not a URL: {e}"))?;
         let scheme = uri.scheme_str().unwrap_or_default().to_ascii_lowercase();
@@ -169,6 +173,7 @@ impl std::fmt::Display for Origin {
 }
 
 /// `location` (a redirect's target, absolute or relative) as an absolute URL, read from `base`.
+/// Why it cannot be is a reason its caller says in a message of its own.
 pub(super) fn resolve(base: &str, location: &str) -> Result<String, String> {
     let location = location.trim();
     let scheme_len = location
@@ -194,7 +199,7 @@ pub(super) fn resolve(base: &str, location: &str) -> Result<String, String> {
 }
 
 /// `token:T` and `file:///path`, as in pulsar-admin's auth params, or the token itself.
-pub(super) fn token_value(given: &str) -> Result<String, String> {
+pub(super) fn token_value(given: &str) -> Result<String, Error> {
     if let Some(token) = given.strip_prefix("token:") {
         return Ok(token.trim().to_owned());
     }
@@ -204,9 +209,9 @@ pub(super) fn token_value(given: &str) -> Result<String, String> {
     Ok(given.trim().to_owned())
 }
 
-pub(super) fn read_token(file: &PathBuf) -> Result<String, String> {
+pub(super) fn read_token(file: &PathBuf) -> Result<String, Error> {
     let token = std::fs::read_to_string(file)
-        .map_err(|e| format!("the token file {}: {e}", file.display()))?;
+        .map_err(|e| Error::input(format!("the token file {}: {e}", file.display())))?;
     Ok(token.trim().to_owned())
 }
 

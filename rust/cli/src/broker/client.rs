@@ -8,6 +8,8 @@ use protocompat::text::{bound, printable};
 use serde::Deserialize;
 use ureq::tls::{Certificate, RootCerts, TlsConfig};
 
+use crate::console::Error;
+
 use super::access::{read_token, resolve, token_value, Access, AllowedHost, Origin};
 
 /// Brokers redirect a request to the topic's owner; more hops than this is a loop.
@@ -37,8 +39,9 @@ pub struct Client {
 
 impl Client {
     /// A client for `url`, whose requests all end by one deadline: --timeout, else `timeout`.
-    pub fn connect(args: &Access, url: &str, timeout: Duration) -> Result<Client, String> {
-        let origin = Origin::of(url).map_err(|e| format!("--admin-url {}: {e}", printable(url)))?;
+    pub fn connect(args: &Access, url: &str, timeout: Duration) -> Result<Client, Error> {
+        let origin = Origin::of(url)
+            .map_err(|e| Error::usage(format!("--admin-url {}: {e}", printable(url))))?;
         let given = args.auth_token.as_deref().filter(|t| !t.trim().is_empty());
         let token = match (given, &args.auth_token_file) {
             (Some(token), _) => Some(token_value(token)?),
@@ -49,7 +52,7 @@ impl Client {
             None => RootCerts::PlatformVerifier,
             Some(file) => {
                 let pem = std::fs::read(file)
-                    .map_err(|e| format!("--tls-ca-file {}: {e}", file.display()))?;
+                    .map_err(|e| Error::input(format!("--tls-ca-file {}: {e}", file.display())))?;
                 let certs: Vec<Certificate<'static>> = ureq::tls::parse_pem(&pem)
                     .filter_map(|item| match item {
                         Ok(ureq::tls::PemItem::Certificate(cert)) => Some(cert),
@@ -57,10 +60,10 @@ impl Client {
                     })
                     .collect();
                 if certs.is_empty() {
-                    return Err(format!(
+                    return Err(Error::input(format!(
                         "--tls-ca-file {}: no PEM certificate in it",
                         file.display()
-                    ));
+                    )));
                 }
                 RootCerts::new_with_certs(&certs)
             }
@@ -87,7 +90,7 @@ impl Client {
 
     /// GETs `path` under the admin URL, following the broker's redirects where the token may
     /// go; the answer, its body not read yet.
-    pub fn get(&self, path: &str) -> Result<Answer<'_>, String> {
+    pub fn get(&self, path: &str) -> Result<Answer<'_>, Error> {
         self.request(self.url(path), self.origin.clone(), "application/json")
     }
 
@@ -99,8 +102,9 @@ impl Client {
     /// GETs an absolute `url` that may be on another origin than --admin-url's, such as another
     /// broker's /metrics/: the token goes with it only if it may go there (--admin-url's
     /// origin, --allow-redirect-host), and the request goes without it otherwise.
-    pub fn get_url(&self, url: &str, accept: &str) -> Result<Answer<'_>, String> {
-        let origin = Origin::of(url).map_err(|e| format!("GET {}: {e}", bound(url, 300)))?;
+    pub fn get_url(&self, url: &str, accept: &str) -> Result<Answer<'_>, Error> {
+        let origin =
+            Origin::of(url).map_err(|e| Error::server(format!("GET {}: {e}", bound(url, 300))))?;
         self.request(url.to_owned(), origin, accept)
     }
 
@@ -109,7 +113,7 @@ impl Client {
         mut url: String,
         mut origin: Origin,
         accept: &str,
-    ) -> Result<Answer<'_>, String> {
+    ) -> Result<Answer<'_>, Error> {
         // Decided once for the chain: a redirect from where the token went to where it may
         // not go is refused below, rather than followed without it.
         let token = self.token.as_deref().filter(|_| self.token_may_go(&origin));
@@ -141,18 +145,21 @@ impl Client {
                     .get("Location")
                     .and_then(|l| l.to_str().ok())
                     .ok_or_else(|| {
-                        format!("GET {}: HTTP {status} without a Location", printable(&url))
+                        Error::server(format!(
+                            "GET {}: HTTP {status} without a Location",
+                            printable(&url)
+                        ))
                     })?;
                 let next = resolve(&url, location).and_then(|next| {
                     let to = Origin::of(&next)?;
                     Ok((next, to))
                 });
                 let (next, to) = next.map_err(|e| {
-                    format!(
+                    Error::server(format!(
                         "GET {}: HTTP {status} to `{}`, which is not followed: {e}",
                         printable(&url),
                         bound(location, 300)
-                    )
+                    ))
                 })?;
                 self.may_follow(&url, &origin, &next, &to, token.is_some())?;
                 (url, origin) = (next, to);
@@ -166,10 +173,10 @@ impl Client {
                 body: response.into_body(),
             });
         }
-        Err(format!(
+        Err(Error::server(format!(
             "GET {}: more than {MAX_REDIRECTS} redirects",
             printable(&url)
-        ))
+        )))
     }
 
     /// `http` or `https`, as --admin-url has it.
@@ -194,13 +201,13 @@ impl Client {
         next: &str,
         to: &Origin,
         with_token: bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let (url, next) = (printable(url), bound(next, 300));
         if from.scheme == "https" && to.scheme == "http" {
-            return Err(format!(
+            return Err(Error::server(format!(
                 "GET {url}: the answer redirects from https to plain http ({next}), which is \
                  not followed: the request, and any token, would cross the network unencrypted"
-            ));
+            )));
         }
         if !with_token || self.token_may_go(to) {
             return Ok(());
@@ -211,40 +218,46 @@ impl Client {
         } else {
             host.into_owned()
         };
-        Err(format!(
+        Err(Error::token_held_back(format!(
             "GET {url}: the answer redirects to {to} ({next}), elsewhere than --admin-url's {}; \
              the token goes there only, so protocompat stopped. Brokers redirect a topic's \
              requests to the broker that owns the topic: if {to} is a broker of your cluster, \
              give --admin-url that broker's URL or a Pulsar proxy's, or allow it with \
              --allow-redirect-host {host}:{}",
             self.origin, to.port
-        ))
+        )))
     }
 
-    fn timed_out(&self, url: &str) -> String {
-        format!(
+    fn timed_out(&self, url: &str) -> Error {
+        let message = format!(
             "GET {}: no complete answer within --timeout {}, the seconds the command may spend \
              on the admin API in all (a slow or stalled server); raise --timeout if the server \
              is only slow",
             printable(url),
             self.timeout.as_secs()
-        )
+        );
+        Error::limit("--timeout", message)
     }
 
-    fn too_big(&self, url: &str, what: &str) -> String {
-        format!(
+    fn too_big(&self, url: &str, what: &str) -> Error {
+        let message = format!(
             "{what}: GET {}: the answer is larger than --max-response-bytes ({} bytes), so it \
              was not read; raise --max-response-bytes if the answer is really that large",
             printable(url),
             self.max_response
-        )
+        );
+        Error::limit("--max-response-bytes", message)
     }
 
-    fn failed(&self, url: &str, error: &dyn std::fmt::Display) -> String {
+    fn failed(&self, url: &str, error: &dyn std::fmt::Display) -> Error {
         if Instant::now() >= self.deadline {
             return self.timed_out(url);
         }
-        format!("GET {}: {}", printable(url), printable(&error.to_string()))
+        Error::server(format!(
+            "GET {}: {}",
+            printable(url),
+            printable(&error.to_string())
+        ))
     }
 }
 
@@ -273,7 +286,7 @@ impl Answer<'_> {
         self,
         what: &str,
         read: impl FnOnce(&mut dyn BufRead) -> std::io::Result<T>,
-    ) -> Result<T, String> {
+    ) -> Result<T, Error> {
         let limit = self.client.max_response;
         self.stream_within(what, limit, read)
             .map(|read| read.expect("within the bound or refused"))
@@ -286,7 +299,7 @@ impl Answer<'_> {
         what: &str,
         share: u64,
         read: impl FnOnce(&mut dyn BufRead) -> std::io::Result<T>,
-    ) -> Result<Option<T>, String> {
+    ) -> Result<Option<T>, Error> {
         let Answer {
             client, url, body, ..
         } = self;
@@ -308,8 +321,8 @@ impl Answer<'_> {
             Ok(read) => Ok(Some(read)),
             // Past the share, not yet known to be past the bound.
             Err(_) if reader.exceeded => larger(share.saturating_add(1)),
-            Err(_) if reader.timed_out => Err(format!("{what}: {}", client.timed_out(&url))),
-            Err(e) => Err(format!("{what}: {}", client.failed(&url, &e))),
+            Err(_) if reader.timed_out => Err(client.timed_out(&url).context(what)),
+            Err(e) => Err(client.failed(&url, &e).context(what)),
         }
     }
 
@@ -320,7 +333,7 @@ impl Answer<'_> {
         what: &str,
         shape: &str,
         parse: impl FnOnce(&mut dyn BufRead) -> serde_json::Result<T>,
-    ) -> Result<T, String> {
+    ) -> Result<T, Error> {
         let limit = self.client.max_response;
         self.parse_within(what, shape, limit, parse)
             .map(|parsed| parsed.expect("within the bound or refused"))
@@ -333,7 +346,7 @@ impl Answer<'_> {
         shape: &str,
         share: u64,
         parse: impl FnOnce(&mut dyn BufRead) -> serde_json::Result<T>,
-    ) -> Result<Option<T>, String> {
+    ) -> Result<Option<T>, Error> {
         // A syntax error is the answer's fault, not the connection's: named by `shape`.
         let mut syntax = None;
         self.stream_within(what, share, |reader| {
@@ -346,42 +359,40 @@ impl Answer<'_> {
                 }
             })
         })
-        .map_err(|message| match syntax {
-            Some(e) => format!("{what}: {shape}: {e}"),
-            None => message,
+        .map_err(|error| match syntax {
+            Some(e) => Error::server(format!("{what}: {shape}: {e}")),
+            None => error,
         })
     }
 
     /// A short text answer (a strategy's name), refused past [`SMALL_ANSWER_BYTES`].
-    pub(super) fn text(self, what: &str) -> Result<String, String> {
+    pub(super) fn text(self, what: &str) -> Result<String, Error> {
         let limit = self.client.max_response.min(SMALL_ANSWER_BYTES);
         let mut reader = Bounded::new(self.body.into_reader(), limit);
         let mut bytes = Vec::new();
         match reader.read_to_end(&mut bytes) {
             Ok(_) => String::from_utf8(bytes)
-                .map_err(|_| format!("{what}: the answer is not UTF-8 text")),
-            Err(_) if reader.exceeded => Err(format!(
+                .map_err(|_| Error::server(format!("{what}: the answer is not UTF-8 text"))),
+            Err(_) if reader.exceeded => Err(Error::server(format!(
                 "{what}: the answer is longer than {limit} bytes, which no strategy name is"
-            )),
-            Err(_) if reader.timed_out => {
-                Err(format!("{what}: {}", self.client.timed_out(&self.url)))
-            }
-            Err(e) => Err(format!("{what}: {}", self.client.failed(&self.url, &e))),
+            ))),
+            Err(_) if reader.timed_out => Err(self.client.timed_out(&self.url).context(what)),
+            Err(e) => Err(self.client.failed(&self.url, &e).context(what)),
         }
     }
 
     /// The reason a broker gave for an error status, from its `{"reason": …}` body.
-    pub fn refused(self, what: &str) -> String {
+    pub fn refused(self, what: &str) -> Error {
         let status = self.status;
         // The token was held back from a host it may not go to (another cluster's web
         // service): the remedy is to allow that host, not to give a token.
         if matches!(status, 401 | 403) && self.client.has_token() && !self.token_sent {
-            return format!(
+            return Error::token_held_back(format!(
                 "{what}: HTTP {status} at {}, where the token was not sent: it goes to \
                  --admin-url's origin and the hosts --allow-redirect-host names only; allow that \
                  host to send it",
                 printable(&self.url)
-            );
+            ));
         }
         let reason = self.reason();
         let hint = match status {
@@ -389,7 +400,7 @@ impl Answer<'_> {
             403 => " (the token's role may not read this topic's schemas)",
             _ => "",
         };
-        format!("{what}: HTTP {status}: {reason}{hint}")
+        Error::server(format!("{what}: HTTP {status}: {reason}{hint}"))
     }
 
     /// The reason of an error answer, from a `{"reason": …}` body or the body's first

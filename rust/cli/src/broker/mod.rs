@@ -13,6 +13,7 @@ use protocompat::text::bound;
 use protocompat::Strategy;
 use serde::Deserialize;
 
+use crate::console::Error;
 use crate::input::Loaded;
 
 pub use access::Access;
@@ -38,7 +39,7 @@ pub struct History {
     /// Every version not deleted, oldest first, as the broker keeps them.
     pub schemas: Vec<Loaded>,
     /// The strategy the broker applies to the topic, with where it was read.
-    pub strategy: Result<Strategy, String>,
+    pub strategy: Result<Strategy, Error>,
 }
 
 /// A topic as the admin API names it.
@@ -51,14 +52,14 @@ struct Topic {
 }
 
 impl Topic {
-    fn parse(text: &str) -> Result<Topic, String> {
+    fn parse(text: &str) -> Result<Topic, Error> {
         let (domain, rest) = match text.split_once("://") {
             Some(("persistent", rest)) => ("persistent", rest),
             Some(("non-persistent", rest)) => ("non-persistent", rest),
             Some((scheme, _)) => {
-                return Err(format!(
+                return Err(Error::usage(format!(
                     "topic `{text}`: unknown domain `{scheme}://`; expected persistent:// or non-persistent://"
-                ))
+                )))
             }
             None => ("persistent", text),
         };
@@ -67,13 +68,15 @@ impl Topic {
             [local] => ("public", "default", *local),
             [tenant, namespace, local] => (*tenant, *namespace, *local),
             _ => {
-                return Err(format!(
+                return Err(Error::usage(format!(
                     "topic `{text}`: expected persistent://tenant/namespace/topic or tenant/namespace/topic"
-                ))
+                )))
             }
         };
         if tenant.is_empty() || namespace.is_empty() || local.is_empty() {
-            return Err(format!("topic `{text}`: a part of its name is empty"));
+            return Err(Error::usage(format!(
+                "topic `{text}`: a part of its name is empty"
+            )));
         }
         let local = match local.rsplit_once("-partition-") {
             Some((base, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => base,
@@ -117,7 +120,7 @@ pub fn encode(part: &str) -> String {
 }
 
 /// Every stored version of `topic` at the admin API `url`, and its strategy.
-pub fn fetch_topic(access: &Access, url: &str, topic: &str) -> Result<(String, History), String> {
+pub fn fetch_topic(access: &Access, url: &str, topic: &str) -> Result<(String, History), Error> {
     let client = Client::connect(access, url, CHECK_TIMEOUT)?;
     history(&client, topic)
 }
@@ -141,7 +144,7 @@ struct StoredSchema {
 
 /// Every stored version of `topic` (as the user named it) and its strategy; the topic's full
 /// name first.
-pub fn history(client: &Client, topic: &str) -> Result<(String, History), String> {
+pub fn history(client: &Client, topic: &str) -> Result<(String, History), Error> {
     let found = history_within(client, topic, u64::MAX)?;
     Ok(found.expect("within the bound or refused"))
 }
@@ -152,7 +155,7 @@ pub fn history_within(
     client: &Client,
     topic: &str,
     share: u64,
-) -> Result<Option<(String, History)>, String> {
+) -> Result<Option<(String, History)>, Error> {
     let topic = Topic::parse(topic)?;
     let label = topic.full();
     let what = format!("the schemas of {label} at {}", client.base);
@@ -161,7 +164,7 @@ pub fn history_within(
         200 => {
             let read = |reader: &mut dyn std::io::BufRead| serde_json::from_reader(reader);
             match answer.parse_within(&what, "not JSON", share, read)? {
-                Some(answer) => versions(answer, &label).map_err(|e| format!("{what}: {e}"))?,
+                Some(answer) => versions(answer, &label).map_err(|e| e.context(&what))?,
                 None => return Ok(None),
             }
         }
@@ -175,24 +178,24 @@ pub fn history_within(
 
 /// The name under which a topic's schema is stored: partitions, and the persistent and
 /// non-persistent topics of one name, share one.
-pub fn schema_name(topic: &str) -> Result<String, String> {
+pub fn schema_name(topic: &str) -> Result<String, Error> {
     Topic::parse(topic).map(|t| format!("{}/{}/{}", t.tenant, t.namespace, t.local))
 }
 
 /// The versions in a `GET …/schemas` answer, oldest first.
-fn versions(answer: SchemasAnswer, topic: &str) -> Result<Vec<Loaded>, String> {
+fn versions(answer: SchemasAnswer, topic: &str) -> Result<Vec<Loaded>, Error> {
     let Some(items) = answer.responses else {
-        return Err("no `getSchemaResponses` list in the answer".to_owned());
+        return Err(Error::server("no `getSchemaResponses` list in the answer"));
     };
     let mut schemas = Vec::new();
     for item in items {
         let kind = item.kind.as_deref().unwrap_or("");
         if kind != "PROTOBUF_NATIVE" {
-            return Err(format!(
+            return Err(Error::other_schema_type(format!(
                 "version {} is a schema of type {}; protocompat checks PROTOBUF_NATIVE schemas only (the broker refuses a change of type)",
                 item.version.unwrap_or(-1),
                 bound(kind, 100)
-            ));
+            )));
         }
         schemas.push(Loaded {
             data: item.data.unwrap_or_default().into_bytes(),
@@ -207,7 +210,7 @@ fn versions(answer: SchemasAnswer, topic: &str) -> Result<Vec<Loaded>, String> {
 
 /// The strategy the broker resolves for the topic (topic policy, namespace policy, broker
 /// default), asked with `applied=true`; without topic policies, the namespace's.
-fn strategy(client: &Client, topic: &Topic) -> Result<Strategy, String> {
+fn strategy(client: &Client, topic: &Topic) -> Result<Strategy, Error> {
     let applied = format!(
         "/admin/v2/{}/{}/schemaCompatibilityStrategy?applied=true",
         topic.domain,
@@ -234,10 +237,10 @@ fn strategy(client: &Client, topic: &Topic) -> Result<Strategy, String> {
         return Err(answer.refused(&what));
     }
     match strategy_named(&answer.text(&what)?) {
-        Some(Strategy::Undefined) | None => Err(format!(
+        Some(Strategy::Undefined) | None => Err(Error::server(format!(
             "{what} is UNDEFINED, so the broker's own schemaCompatibilityStrategy applies, \
              which the admin API shows to superusers only; name it with --strategy"
-        )),
+        ))),
         Some(strategy) => Ok(strategy),
     }
 }
@@ -314,7 +317,10 @@ mod tests {
         let avro: SchemasAnswer =
             serde_json::from_str(r#"{"getSchemaResponses":[{"version":0,"type":"AVRO"}]}"#)
                 .unwrap();
-        assert!(versions(avro, "t").is_err_and(|e| e.contains("type AVRO")));
+        assert!(
+            versions(avro, "t").is_err_and(|e| e.message().contains("type AVRO")
+                && *e.kind() == crate::console::Kind::OtherSchemaType)
+        );
         let none: SchemasAnswer = serde_json::from_str("{}").unwrap();
         assert!(versions(none, "t").is_err());
     }

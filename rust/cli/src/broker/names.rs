@@ -7,6 +7,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
 
 use super::Client;
+use crate::console::Error;
 
 const SHAPE: &str = "not a JSON list of names";
 
@@ -16,8 +17,8 @@ pub fn each_name(
     client: &Client,
     path: &str,
     what: &str,
-    each: impl FnMut(&str) -> Result<(), String>,
-) -> Result<(), String> {
+    each: impl FnMut(&str) -> Result<(), Error>,
+) -> Result<(), Error> {
     each_name_at(client, &client.url(path), what, each)
 }
 
@@ -28,8 +29,8 @@ pub fn each_name_at(
     client: &Client,
     url: &str,
     what: &str,
-    mut each: impl FnMut(&str) -> Result<(), String>,
-) -> Result<(), String> {
+    mut each: impl FnMut(&str) -> Result<(), Error>,
+) -> Result<(), Error> {
     let answer = client.get_url(url, "application/json")?;
     if answer.status() != 200 {
         return Err(answer.refused(what));
@@ -46,14 +47,14 @@ pub fn each_name_at(
         json.end()
     });
     match stopped {
-        Some(message) => Err(message),
+        Some(error) => Err(error),
         None => read,
     }
 }
 
 /// A JSON list of names from the admin API (`GET /admin/v2/tenants`, a tenant's namespaces),
 /// for lists as short as those.
-pub fn names(client: &Client, path: &str, what: &str) -> Result<Vec<String>, String> {
+pub fn names(client: &Client, path: &str, what: &str) -> Result<Vec<String>, Error> {
     let mut names = Vec::new();
     each_name(client, path, what, |name| {
         names.push(name.to_owned());
@@ -66,12 +67,12 @@ pub fn names(client: &Client, path: &str, what: &str) -> Result<Vec<String>, Str
 struct Names<'a, F> {
     each: &'a mut F,
     /// The error `each` stopped the reading with.
-    stopped: &'a mut Option<String>,
+    stopped: &'a mut Option<Error>,
     /// A name in the list, not the list.
     element: bool,
 }
 
-impl<'de, F: FnMut(&str) -> Result<(), String>> Visitor<'de> for Names<'_, F> {
+impl<'de, F: FnMut(&str) -> Result<(), Error>> Visitor<'de> for Names<'_, F> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -95,14 +96,14 @@ impl<'de, F: FnMut(&str) -> Result<(), String>> Visitor<'de> for Names<'_, F> {
     }
 
     fn visit_str<E: de::Error>(self, name: &str) -> Result<(), E> {
-        (self.each)(name).map_err(|message| {
-            *self.stopped = Some(message);
+        (self.each)(name).map_err(|error| {
+            *self.stopped = Some(error);
             E::custom("stopped")
         })
     }
 }
 
-impl<'de, F: FnMut(&str) -> Result<(), String>> DeserializeSeed<'de> for Names<'_, F> {
+impl<'de, F: FnMut(&str) -> Result<(), Error>> DeserializeSeed<'de> for Names<'_, F> {
     type Value = ();
 
     fn deserialize<D: de::Deserializer<'de>>(self, element: D) -> Result<(), D::Error> {

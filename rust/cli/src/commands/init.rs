@@ -31,12 +31,12 @@ struct Entry {
 }
 
 pub fn run(args: &InitArgs) -> ExitCode {
-    let refuse = |message: &str| console::refuse("init", &Error::usage(message), |_| None);
+    let refuse = |error: &Error| console::refuse("init", error, |_| None);
     if args.output.exists() && !args.force {
-        return refuse(&format!(
+        return refuse(&Error::usage(format!(
             "{} exists; --force replaces it",
             args.output.display()
-        ));
+        )));
     }
     let include = args.include.clone().unwrap_or_else(|| {
         if Path::new("proto").is_dir() {
@@ -47,17 +47,17 @@ pub fn run(args: &InitArgs) -> ExitCode {
     });
     let local = match proto_files(&include) {
         Ok(files) => files,
-        Err(message) => return refuse(&message),
+        Err(error) => return refuse(&error),
     };
     let entries = match &args.admin_url {
         Some(url) => match from_broker(args, url, &include, &local) {
             Ok(entries) => entries,
-            Err(message) => return refuse(&message),
+            Err(error) => return refuse(&error),
         },
         None => from_tree(&include, &local),
     };
     if entries.is_empty() {
-        return refuse("found no topic to write: no PROTOBUF_NATIVE topic with a schema, or no .proto file declaring a message");
+        return refuse(&Error::usage("found no topic to write: no PROTOBUF_NATIVE topic with a schema, or no .proto file declaring a message"));
     }
     let text = render(args, &include, &entries);
     let written = fs::OpenOptions::new()
@@ -68,7 +68,10 @@ pub fn run(args: &InitArgs) -> ExitCode {
         .open(&args.output)
         .and_then(|mut f| f.write_all(text.as_bytes()));
     if let Err(e) = written {
-        return refuse(&format!("cannot write {}: {e}", args.output.display()));
+        return refuse(&Error::input(format!(
+            "cannot write {}: {e}",
+            args.output.display()
+        )));
     }
     print_err(&format!(
         "protocompat init: wrote {} with {} topic{}; check each name, root and strategy, then run `protocompat check`",
@@ -86,7 +89,7 @@ fn from_broker(
     url: &str,
     include: &Path,
     local: &[(String, String)],
-) -> Result<Vec<Entry>, String> {
+) -> Result<Vec<Entry>, Error> {
     let client = Client::connect(&args.access, url, broker::AUDIT_TIMEOUT)?;
     let namespaces = match (&args.namespace, &args.tenant) {
         (Some(namespace), _) => vec![namespace.clone()],
@@ -102,9 +105,9 @@ fn from_broker(
     let mut topics = BTreeSet::new();
     for namespace in namespaces {
         let Some((tenant, local_name)) = namespace.split_once('/') else {
-            return Err(format!(
+            return Err(Error::usage(format!(
                 "namespace `{namespace}`: expected tenant/namespace"
-            ));
+            )));
         };
         let path = format!(
             "/admin/v2/persistent/{}/{}",
@@ -160,7 +163,7 @@ fn from_broker(
     Ok(entries)
 }
 
-fn namespaces_of(client: &Client, tenant: &str) -> Result<Vec<String>, String> {
+fn namespaces_of(client: &Client, tenant: &str) -> Result<Vec<String>, Error> {
     broker::names(
         client,
         &format!("/admin/v2/namespaces/{}", broker::encode(tenant)),
@@ -229,12 +232,12 @@ fn render(args: &InitArgs, include: &Path, entries: &[Entry]) -> String {
 
 /// The `.proto` files under `root`, by name under it, with their text; hidden directories
 /// and links are not followed.
-fn proto_files(root: &Path) -> Result<Vec<(String, String)>, String> {
+fn proto_files(root: &Path) -> Result<Vec<(String, String)>, Error> {
     let mut found = Vec::new();
     let mut pending = vec![(root.to_path_buf(), String::new())];
     while let Some((dir, prefix)) = pending.pop() {
-        let entries =
-            fs::read_dir(&dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
+        let entries = fs::read_dir(&dir)
+            .map_err(|e| Error::input(format!("cannot list {}: {e}", dir.display())))?;
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             let Ok(kind) = entry.file_type() else {
@@ -245,7 +248,7 @@ fn proto_files(root: &Path) -> Result<Vec<(String, String)>, String> {
                 pending.push((entry.path(), format!("{prefix}{name}/")));
             } else if kind.is_file() && name.ends_with(".proto") {
                 if found.len() == MAX_FILES {
-                    return Err(format!("more than {MAX_FILES} .proto files under {}: name the service's import root with -I", root.display()));
+                    return Err(Error::input(format!("more than {MAX_FILES} .proto files under {}: name the service's import root with -I", root.display())));
                 }
                 let text = fs::read(entry.path())
                     .map(|b| String::from_utf8_lossy(&b[..b.len().min(1 << 20)]).into_owned())

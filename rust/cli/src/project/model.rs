@@ -266,7 +266,7 @@ impl Reader<'_> {
             let key = format!("topics[{index}]");
             let topic = self.topic(item, &key, &default_imports)?;
             let schema = crate::broker::schema_name(&topic.name)
-                .map_err(|e| self.error(item.at, &format!("{key}.name"), e))?;
+                .map_err(|e| self.error(item.at, &format!("{key}.name"), e.message()))?;
             if let Some((_, line)) = seen.iter().find(|(name, _)| *name == schema) {
                 return Err(self.error(
                     item.at,

@@ -17,7 +17,7 @@ use protocompat::{Bounds, CheckError, Checker, Limits, Report, Strategy};
 
 use crate::args::{AuditArgs, AuditFormat};
 use crate::broker::{self, Client};
-use crate::console::{self, print_out, Error};
+use crate::console::{self, print_out, Error, Kind};
 use crate::input::Loaded;
 use budget::Lane;
 use progress::{progress_target, Progress};
@@ -44,14 +44,14 @@ impl TopicAudit {
 
 pub fn run(args: AuditArgs) -> ExitCode {
     // The message may carry the broker's text (topic names, reasons): one printable line.
-    let fail = |message: &str| {
-        console::refuse("audit", &Error::server(message), |e| {
+    let fail = |error: &Error| {
+        console::refuse("audit", error, |e| {
             (args.format == AuditFormat::Json).then(|| console::json_error(e.message()))
         })
     };
     let client = match Client::connect(&args.access, &args.admin_url, broker::AUDIT_TIMEOUT) {
         Ok(client) => client,
-        Err(message) => return fail(&message),
+        Err(error) => return fail(&error),
     };
     let progress = Progress::new(progress_target(
         std::io::stderr().is_terminal(),
@@ -60,9 +60,9 @@ pub fn run(args: AuditArgs) -> ExitCode {
     let mut skipped = Vec::new();
     let topics = match topics(&client, &args, &mut skipped, &progress) {
         Ok(topics) => topics,
-        Err(message) => {
+        Err(error) => {
             progress.bar.finish_and_clear();
-            return fail(&message);
+            return fail(&error);
         }
     };
     let checker = Checker::with_limits(Bounds::NONE, Limits::DEFAULT)
@@ -86,7 +86,7 @@ pub fn run(args: AuditArgs) -> ExitCode {
             Ok(Outcome::Audited(audit)) => audits.push(*audit),
             Ok(Outcome::Empty) => {}
             Ok(Outcome::Skipped(line)) => skipped.push(line),
-            Err(message) => return fail(&message),
+            Err(error) => return fail(&error),
         }
     }
     let conflicting = audits.iter().filter(|a| a.conflicts()).count();
@@ -114,11 +114,11 @@ fn audit_topic(
     checker: &Checker,
     topic: &str,
     share: u64,
-) -> Result<Option<Outcome>, String> {
+) -> Result<Option<Outcome>, Error> {
     let found = match broker::history_within(client, topic, share) {
         Ok(Some(found)) => Ok(found),
         Ok(None) => return Ok(None),
-        Err(message) => Err(message),
+        Err(error) => Err(error),
     };
     let outcome = match found {
         Ok((name, history)) if !history.schemas.is_empty() => {
@@ -127,10 +127,10 @@ fn audit_topic(
         }
         Ok(_) => Outcome::Empty,
         // Another schema type: not ours to audit, but said.
-        Err(message) if message.contains("PROTOBUF_NATIVE schemas only") => {
-            Outcome::Skipped(printable(&format!("{topic}: {message}")).into_owned())
+        Err(error) if *error.kind() == Kind::OtherSchemaType => {
+            Outcome::Skipped(printable(&format!("{topic}: {error}")).into_owned())
         }
-        Err(message) => return Err(message),
+        Err(error) => return Err(error),
     };
     Ok(Some(outcome))
 }
@@ -146,11 +146,11 @@ fn audit_all(
     topics: &[String],
     concurrency: usize,
     progress: &Progress,
-) -> Vec<Result<Outcome, String>> {
+) -> Vec<Result<Outcome, Error>> {
     let next = AtomicUsize::new(0);
     // Set by an error: no topic after it is worth starting, its report will not be printed.
     let stop = AtomicBool::new(false);
-    let mut slots: Vec<Option<Result<Outcome, String>>> = Vec::new();
+    let mut slots: Vec<Option<Result<Outcome, Error>>> = Vec::new();
     slots.resize_with(topics.len(), || None);
     std::thread::scope(|scope| {
         let (lane, requests) = Lane::new();
@@ -174,7 +174,7 @@ fn audit_all(
                         let outcome = match audit_topic(client, checker, topic, share) {
                             Ok(Some(outcome)) => Ok(outcome),
                             Ok(None) => lane.hand_over(topic),
-                            Err(message) => Err(message),
+                            Err(error) => Err(error),
                         };
                         match &outcome {
                             Ok(Outcome::Audited(audit)) => progress.audited(audit.conflicts()),
@@ -218,7 +218,7 @@ fn topics(
     args: &AuditArgs,
     skipped: &mut Vec<String>,
     progress: &Progress,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, Error> {
     let namespaces = match (&args.namespace, &args.tenant) {
         (Some(namespace), _) => vec![namespace.clone()],
         (None, Some(tenant)) => tenant_namespaces(client, tenant)?,
@@ -234,9 +234,9 @@ fn topics(
     progress.listing(namespaces.len());
     for namespace in namespaces {
         let Some((tenant, local)) = namespace.split_once('/') else {
-            return Err(format!(
+            return Err(Error::usage(format!(
                 "namespace `{namespace}`: expected tenant/namespace"
-            ));
+            )));
         };
         for domain in ["persistent", "non-persistent"] {
             let path = format!(
@@ -253,14 +253,14 @@ fn topics(
                 listed.insert(name);
                 Ok(())
             });
-            if let Some(message) = unnamed {
-                return Err(message);
+            if let Some(error) = unnamed {
+                return Err(error);
             }
             match read {
                 Ok(()) => seen.append(&mut listed),
                 // Persistent topics are what schemas mostly belong to: without them, stop.
-                Err(message) if domain == "persistent" => return Err(message),
-                Err(message) => skipped.push(printable(&message).into_owned()),
+                Err(error) if domain == "persistent" => return Err(error),
+                Err(error) => skipped.push(printable(error.message()).into_owned()),
             }
         }
         progress.listed();
@@ -268,7 +268,7 @@ fn topics(
     Ok(seen.into_iter().collect())
 }
 
-fn tenant_namespaces(client: &Client, tenant: &str) -> Result<Vec<String>, String> {
+fn tenant_namespaces(client: &Client, tenant: &str) -> Result<Vec<String>, Error> {
     broker::names(
         client,
         &format!("/admin/v2/namespaces/{}", broker::encode(tenant)),

@@ -7,15 +7,16 @@ use serde::Deserialize;
 use super::scrape::scrape_all;
 use super::{is_pseudo_cluster, list, Block, Survey, Unknown, MAX_ASKED, MAX_CLUSTERS, MAX_NAME};
 use crate::broker::{self, Client};
+use crate::console::Error;
 use crate::safe;
 
 /// Every cluster's brokers, each scraped: the first [`MAX_CLUSTERS`] clusters in sorted order,
 /// and of their lists the first [`MAX_ASKED`] brokers in all. A cluster whose brokers cannot
 /// be listed is a block that says why, not an error: the others are still worth knowing.
-pub(super) fn survey(client: &Client) -> Result<Survey, String> {
+pub(super) fn survey(client: &Client) -> Result<Survey, Error> {
     let (clusters, listed, cut) = clusters(client)?;
     if clusters.is_empty() {
-        return Err("the admin API lists no cluster".to_owned());
+        return Err(Error::server("the admin API lists no cluster"));
     }
     let (mut blocks, mut asked) = (Vec::new(), Vec::new());
     let mut ids = Vec::new();
@@ -40,7 +41,7 @@ pub(super) fn survey(client: &Client) -> Result<Survey, String> {
 /// The first [`MAX_CLUSTERS`] clusters in sorted order, each once, `global` aside, with
 /// whether its name is longer than any cluster's (then kept as shown, cut); how many the admin
 /// API lists, repeats included; and whether some were left out.
-fn clusters(client: &Client) -> Result<(BTreeMap<String, bool>, usize, bool), String> {
+fn clusters(client: &Client) -> Result<(BTreeMap<String, bool>, usize, bool), Error> {
     let mut kept = BTreeMap::new();
     let (mut count, mut cut) = (0, false);
     broker::each_name(client, "/admin/v2/clusters", "the clusters", |name| {
@@ -82,13 +83,13 @@ fn brokers_of(client: &Client, name: &str, too_long: bool, room: usize) -> (Bloc
     let what = format!("the brokers of cluster {shown}");
     let url = match web_service(client, name, &shown) {
         Ok(web) => format!("{web}/admin/v2/brokers/{}", broker::encode(name)),
-        Err(message) => {
-            block.unknown = Some(Unknown::NotRead(message));
+        Err(error) => {
+            block.unknown = Some(Unknown::NotRead(error.to_string()));
             return (block, Vec::new());
         }
     };
     match list(client, &url, &what, room) {
-        Err(message) => block.unknown = Some(Unknown::NotRead(message)),
+        Err(error) => block.unknown = Some(Unknown::NotRead(error.to_string())),
         Ok(listed) if listed.count == 0 => block.unknown = Some(Unknown::NoneListed),
         Ok(listed) => {
             (block.listed, block.truncated) = (listed.count, listed.cut);
@@ -102,7 +103,7 @@ fn brokers_of(client: &Client, name: &str, too_long: bool, room: usize) -> (Bloc
 /// --admin-url's scheme: where the cluster's own brokers answer. A broker asked for another
 /// cluster's brokers may answer with its own cluster's list (Pulsar 5.0.1 does, where 4.0
 /// redirects), so every cluster is asked at its own web service.
-fn web_service(client: &Client, name: &str, shown: &str) -> Result<String, String> {
+fn web_service(client: &Client, name: &str, shown: &str) -> Result<String, Error> {
     #[derive(Deserialize)]
     #[serde(rename_all = "camelCase")]
     struct Entry {
@@ -125,9 +126,9 @@ fn web_service(client: &Client, name: &str, shown: &str) -> Result<String, Strin
     url.map(|url| url.trim().trim_end_matches('/').to_owned())
         .filter(|url| !url.is_empty())
         .ok_or_else(|| {
-            format!(
+            Error::server(format!(
                 "{what}: it records no {field}, the web service its brokers are asked at \
                  (pulsar-admin clusters update {shown} --url …)"
-            )
+            ))
         })
 }

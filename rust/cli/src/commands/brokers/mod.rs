@@ -54,7 +54,7 @@ use std::process::ExitCode;
 
 use crate::args::{BrokersArgs, BrokersFormat};
 use crate::broker::{self, Client};
-use crate::console::{self, print_out, Error};
+use crate::console::{self, print_out, Error, Kind};
 use crate::safe;
 use report::{json_report, text};
 use scrape::{scrape_all, Broker};
@@ -145,14 +145,14 @@ impl Survey {
 
 pub fn run(args: BrokersArgs) -> ExitCode {
     // The message may carry the admin API's text (names, reasons): one printable line.
-    let fail = |message: &str| {
-        console::refuse("brokers", &Error::server(message), |e| {
+    let fail = |error: &Error| {
+        console::refuse("brokers", error, |e| {
             (args.format == BrokersFormat::Json).then(|| console::json_error(e.message()))
         })
     };
     let client = match Client::connect(&args.access, &args.admin_url, broker::BROKERS_TIMEOUT) {
         Ok(client) => client,
-        Err(message) => return fail(&message),
+        Err(error) => return fail(&error),
     };
     let survey = if args.all_clusters {
         clusters::survey(&client)
@@ -161,7 +161,7 @@ pub fn run(args: BrokersArgs) -> ExitCode {
     };
     let survey = match survey {
         Ok(survey) => survey,
-        Err(message) => return fail(&message),
+        Err(error) => return fail(&error),
     };
     let verdict = Verdict::of(survey.brokers(), args.profile, !survey.complete());
     match args.format {
@@ -173,13 +173,15 @@ pub fn run(args: BrokersArgs) -> ExitCode {
 
 /// The brokers of the cluster named, or of the only one the admin API lists; one that lists
 /// none is an error, as there is nothing to compare.
-fn one_cluster(client: &Client, given: Option<&str>) -> Result<Survey, String> {
+fn one_cluster(client: &Client, given: Option<&str>) -> Result<Survey, Error> {
     let cluster = cluster(client, given)?;
     let what = format!("the brokers of cluster {}", safe::shown(&cluster, MAX_NAME));
     let path = format!("/admin/v2/brokers/{}", broker::encode(&cluster));
     let listed = list(client, &client.url(&path), &what, MAX_ASKED).map_err(not_listed)?;
     if listed.ids.is_empty() {
-        return Err(format!("{what}: the admin API lists no active broker"));
+        return Err(Error::server(format!(
+            "{what}: the admin API lists no active broker"
+        )));
     }
     let block = Block {
         cluster: safe::shown(&cluster, MAX_NAME),
@@ -208,7 +210,7 @@ struct Listed {
 
 /// The broker list at `url`, read as it streams in, never more than `keep` of its ids kept; an
 /// error says whose list it was.
-fn list(client: &Client, url: &str, what: &str, keep: usize) -> Result<Listed, String> {
+fn list(client: &Client, url: &str, what: &str, keep: usize) -> Result<Listed, Error> {
     let mut ids = BTreeSet::new();
     let (mut count, mut cut) = (0, false);
     broker::each_name_at(client, url, what, |id| {
@@ -224,11 +226,11 @@ fn list(client: &Client, url: &str, what: &str, keep: usize) -> Result<Listed, S
         }
         Ok(())
     })
-    .map_err(|message| {
-        if message.starts_with(what) {
-            message
+    .map_err(|error| {
+        if error.message().starts_with(what) {
+            error
         } else {
-            format!("{what}: {message}")
+            error.context(what)
         }
     })?;
     Ok(Listed {
@@ -242,20 +244,22 @@ fn list(client: &Client, url: &str, what: &str, keep: usize) -> Result<Listed, S
 /// may not follow is, there, a broker sending the request to another cluster's web service,
 /// which the message alone would take for a topic's owner. (With --all-clusters, each cluster
 /// is asked at its own web service already.)
-fn not_listed(message: String) -> String {
-    // Only a refused redirect names the option: the client's one way of saying so.
-    if !message.contains("--allow-redirect-host") {
-        return message;
+fn not_listed(error: Error) -> Error {
+    if *error.kind() != Kind::TokenHeldBack {
+        return error;
     }
-    format!(
-        "{message}. A broker answers for its own cluster only, and sends a request for another \
-         cluster's brokers to that cluster's web service: pass that --allow-redirect-host to \
-         let the token go there, or ask that cluster with its own --admin-url"
-    )
+    error.map_message(|message| {
+        format!(
+            "{message}. A broker answers for its own cluster only, and sends a request for \
+             another cluster's brokers to that cluster's web service: pass that \
+             --allow-redirect-host to let the token go there, or ask that cluster with its own \
+             --admin-url"
+        )
+    })
 }
 
 /// The cluster asked for, or the only one the admin API lists.
-fn cluster(client: &Client, given: Option<&str>) -> Result<String, String> {
+fn cluster(client: &Client, given: Option<&str>) -> Result<String, Error> {
     const SHOWN: usize = 10;
     if let Some(cluster) = given {
         return Ok(cluster.to_owned());
@@ -276,20 +280,22 @@ fn cluster(client: &Client, given: Option<&str>) -> Result<String, String> {
     })?;
     match count {
         1 => first.ok_or_else(|| {
-            format!(
+            Error::server(format!(
                 "the admin API lists one cluster, `{}`, a name longer than {MAX_NAME} bytes, \
                  which no cluster has; name the one to check with --cluster",
                 shown[0]
-            )
+            ))
         }),
-        0 => Err("the admin API lists no cluster; name one with --cluster".to_owned()),
+        0 => Err(Error::server(
+            "the admin API lists no cluster; name one with --cluster",
+        )),
         n => {
             let more = if n > SHOWN { ", …" } else { "" };
-            Err(format!(
+            Err(Error::usage(format!(
                 "the admin API lists {n} clusters ({}{more}); name the one to check with \
                  --cluster, or check them all with --all-clusters",
                 shown.join(", ")
-            ))
+            )))
         }
     }
 }

@@ -147,8 +147,8 @@ fn scrape(client: &Client, id: &str) -> Broker {
     let what = format!("the metrics of broker {}", broker.id);
     let answer = match client.get_url(&broker.url, "text/plain") {
         Ok(answer) => answer,
-        Err(message) => {
-            broker.error = Some(cut(&message, MAX_ERROR));
+        Err(error) => {
+            broker.error = Some(cut(error.message(), MAX_ERROR));
             return broker;
         }
     };
@@ -174,7 +174,7 @@ fn scrape(client: &Client, id: &str) -> Broker {
     }
     match answer.stream(&what, |body| metrics::scan(body)) {
         Ok(checker) => classify(&mut broker, checker),
-        Err(message) => broker.error = Some(cut(&message, MAX_ERROR)),
+        Err(error) => broker.error = Some(cut(error.message(), MAX_ERROR)),
     }
     broker
 }

@@ -142,8 +142,8 @@ pub fn check(request: &CheckArgs, given: &Given) -> Result<Done, Error> {
     let mut is_new = false;
     let mut checked_topic = None;
     if let Some((url, topic)) = given.broker {
-        let (topic, history) = broker::fetch_topic(&request.broker.access, url, topic)
-            .map_err(|m| Error::server(m).at(url))?;
+        let (topic, history) =
+            broker::fetch_topic(&request.broker.access, url, topic).map_err(|e| e.at(url))?;
         checked_topic = Some(topic.clone());
         match (strategy, history.strategy) {
             (Some(given), Ok(broker)) if given != broker => notes.push(format!(
@@ -153,7 +153,7 @@ pub fn check(request: &CheckArgs, given: &Given) -> Result<Done, Error> {
             )),
             (Some(_), _) => {}
             (None, Ok(broker)) => strategy = Some(broker),
-            (None, Err(message)) => return Err(Error::server(message).at(url)),
+            (None, Err(error)) => return Err(error.at(url)),
         }
         if history.schemas.is_empty() {
             is_new = true;
