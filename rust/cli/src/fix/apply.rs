@@ -8,6 +8,7 @@ use super::place::TextEdit;
 use super::source::Source;
 use super::write::{restore_all, write_all, FileWrite};
 use super::Fix;
+use crate::console::Error;
 
 /// What `--fix` wrote: each file as the user named it, with its old text, to restore it.
 pub struct Written {
@@ -17,7 +18,7 @@ pub struct Written {
 
 impl Written {
     /// Writes back the text each file had, every file tried.
-    pub fn restore(&self) -> Result<(), String> {
+    pub fn restore(&self) -> Result<(), Error> {
         restore_all(&self.writes)
     }
 }
@@ -67,7 +68,7 @@ pub fn edited(text: &str, edits: &[&TextEdit]) -> String {
 }
 
 /// Writes `fixes` into the files of `source`.
-pub fn write(source: &Source, fixes: &[&Fix]) -> Result<Written, String> {
+pub fn write(source: &Source, fixes: &[&Fix]) -> Result<Written, Error> {
     let mut edits: Vec<TextEdit> = Vec::new();
     for fix in fixes {
         for edit in &fix.placed {
@@ -85,7 +86,7 @@ pub fn write(source: &Source, fixes: &[&Fix]) -> Result<Written, String> {
     for (file, edits) in by_file {
         let text = source
             .text(file)
-            .ok_or_else(|| format!("cannot read {}", source.file_name(file)))?;
+            .ok_or_else(|| Error::input(format!("cannot read {}", source.file_name(file))))?;
         let path = source.file_name(file);
         writes.push(FileWrite {
             path: path.clone().into(),

@@ -7,15 +7,17 @@ use protocompat::model::SchemaData;
 use protocompat::remedy::descriptor::{apply, differences, Tree};
 use protocompat::remedy::Edit;
 
+use crate::console::Error;
+
 /// `Ok` if `after` (the new schema's data compiled from the written files) is `before` with
 /// `edits` made; else the first differences, in words.
-pub fn verify(before: &[u8], edits: &[Edit], after: &[u8]) -> Result<(), String> {
-    let tree = |data: &[u8]| -> Result<Tree, String> {
-        let data = SchemaData::parse(data).map_err(|e| e.message)?;
-        Tree::parse(&data.descriptor_set)
+pub fn verify(before: &[u8], edits: &[Edit], after: &[u8]) -> Result<(), Error> {
+    let tree = |data: &[u8]| -> Result<Tree, Error> {
+        let data = SchemaData::parse(data).map_err(|e| Error::input(e.message))?;
+        Tree::parse(&data.descriptor_set).map_err(Error::input)
     };
     let mut intended = tree(before)?;
-    apply(&mut intended, edits)?;
+    apply(&mut intended, edits).map_err(Error::input)?;
     let compiled = tree(after)?;
     let found = differences(&intended, &compiled);
     if found.is_empty() {
@@ -26,7 +28,7 @@ pub fn verify(before: &[u8], edits: &[Edit], after: &[u8]) -> Result<(), String>
         n if n > 3 => format!(" (and {} more)", n - 3),
         _ => String::new(),
     };
-    Err(format!("{}{more}", shown.join("; ")))
+    Err(Error::input(format!("{}{more}", shown.join("; "))))
 }
 
 #[cfg(test)]
@@ -80,14 +82,18 @@ mod tests {
         assert_eq!(verify(&before, &edits, &data(exact)), Ok(()));
         let planted = "syntax = \"proto3\";\npackage shop;\noption java_package = \"x\";\n\
                        message Order { string note = 4; }\nmessage Injected {}\n";
-        let why = verify(&before, &edits, &data(planted)).unwrap_err();
+        let why = verify(&before, &edits, &data(planted))
+            .unwrap_err()
+            .to_string();
         assert!(why.contains("shop.Injected"), "{why}");
         assert!(
             why.contains("java_package") || why.contains("file option"),
             "{why}"
         );
         let misplaced = "syntax = \"proto3\";\npackage shop;\nmessage Order { string note = 6; }\n";
-        let why = verify(&before, &edits, &data(misplaced)).unwrap_err();
+        let why = verify(&before, &edits, &data(misplaced))
+            .unwrap_err()
+            .to_string();
         assert!(why.contains("shop.Order.note"), "{why}");
     }
 }

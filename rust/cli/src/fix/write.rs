@@ -19,6 +19,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use crate::console::Error;
+
 /// One file's new text, and the text it had when read (to restore it).
 pub struct FileWrite {
     pub path: PathBuf,
@@ -37,7 +39,7 @@ struct Staged {
 /// only when all are written are they renamed over their targets. If any step fails, the
 /// temporaries are removed and any target already renamed gets its old text back. Keeps each
 /// target's permissions. The error says which file and why, and whether restoring succeeded.
-pub fn write_all(files: &[FileWrite]) -> Result<(), String> {
+pub fn write_all(files: &[FileWrite]) -> Result<(), Error> {
     write_all_with(files, |from, to| fs::rename(from, to))
 }
 
@@ -46,17 +48,17 @@ pub fn write_all(files: &[FileWrite]) -> Result<(), String> {
 fn write_all_with(
     files: &[FileWrite],
     rename: impl Fn(&Path, &Path) -> io::Result<()>,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let mut staged = Vec::with_capacity(files.len());
     for file in files {
         match stage(&file.path, &file.text) {
             Ok(one) => staged.push(one),
             Err(e) => {
                 discard(&staged);
-                return Err(format!(
+                return Err(Error::input(format!(
                     "cannot write {}: {e}; no file was changed",
                     file.path.display()
-                ));
+                )));
             }
         }
     }
@@ -65,7 +67,7 @@ fn write_all_with(
             discard(&staged[index..]);
             let failed = format!("cannot write {}: {e}", files[index].path.display());
             if index == 0 {
-                return Err(format!("{failed}; no file was changed"));
+                return Err(Error::input(format!("{failed}; no file was changed")));
             }
             let written: Vec<&Path> = staged[..index].iter().map(|s| s.target.as_path()).collect();
             let back = put_back(&files[..index], &written);
@@ -75,13 +77,13 @@ fn write_all_with(
                 .map(|f| f.path.display().to_string())
                 .collect::<Vec<_>>()
                 .join(", ");
-            return Err(match back {
+            return Err(Error::input(match back {
                 Ok(()) => format!("{failed}; restored the old text of {names}, written before it"),
                 Err(why) => format!(
                     "{failed}; restoring the old text of {names}, written before it, failed for \
                      {why}: check the files with your VCS"
                 ),
-            });
+            }));
         }
     }
     let targets: Vec<&Path> = staged.iter().map(|s| s.target.as_path()).collect();
@@ -91,7 +93,7 @@ fn write_all_with(
 
 /// Puts back the old texts (used when a later step — compiling the written files — fails),
 /// atomically per file, all attempted.
-pub fn restore_all(files: &[FileWrite]) -> Result<(), String> {
+pub fn restore_all(files: &[FileWrite]) -> Result<(), Error> {
     let mut failed = Vec::new();
     let mut targets = Vec::new();
     for file in files {
@@ -104,12 +106,16 @@ pub fn restore_all(files: &[FileWrite]) -> Result<(), String> {
     if failed.is_empty() {
         Ok(())
     } else {
-        Err(format!("cannot restore {}", failed.join("; ")))
+        Err(Error::input(format!(
+            "cannot restore {}",
+            failed.join("; ")
+        )))
     }
 }
 
 /// The old text of each of `files` put back into `targets` (their resolved paths); every one is
-/// attempted. The error names each that could not be, and why.
+/// attempted. The error names each that could not be, and why: a list the caller's message
+/// says in its words.
 fn put_back(files: &[FileWrite], targets: &[&Path]) -> Result<(), String> {
     let failed: Vec<String> = files
         .iter()
@@ -322,7 +328,7 @@ mod tests {
             text: "b new".into(),
             was: "b old".into(),
         };
-        let error = write_all(&[first, second]).unwrap_err();
+        let error = write_all(&[first, second]).unwrap_err().to_string();
         assert!(
             error.contains("b.proto: not a regular file; no file was changed"),
             "{error}"
@@ -350,7 +356,7 @@ mod tests {
             eprintln!("skipped: this user can write into a read-only directory (root)");
             return;
         }
-        let error = write_all(&[first, second]).unwrap_err();
+        let error = write_all(&[first, second]).unwrap_err().to_string();
         fs::set_permissions(dir.join("locked"), fs::Permissions::from_mode(0o755)).unwrap();
         assert!(error.contains("b.proto"), "{error}");
         assert!(error.ends_with("no file was changed"), "{error}");
@@ -382,7 +388,8 @@ mod tests {
                 fs::rename(from, to)
             }
         })
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(
             error.contains("c.proto: disk on fire; restored the old text of ")
                 && error.contains("a.proto, ")
@@ -448,7 +455,7 @@ mod tests {
                 ..c
             },
         ];
-        let error = restore_all(&files).unwrap_err();
+        let error = restore_all(&files).unwrap_err().to_string();
         assert!(error.contains("b.proto: not a regular file"), "{error}");
         assert!(
             !error.contains("a.proto") && !error.contains("c.proto"),

@@ -364,7 +364,7 @@ fn make_fixes(
         );
         return Ok(None);
     }
-    let written = crate::fix::write(source, &to_make).map_err(|m| Error::input(m).at(label))?;
+    let written = crate::fix::write(source, &to_make).map_err(|e| e.at(label))?;
     print_err(&format!(
         "protocompat --fix: wrote {}; checking again",
         printable(&written.files.join(", "))
@@ -387,10 +387,9 @@ fn make_fixes(
     };
     if let Err(difference) = crate::fix::verify(&run.new.data, &fixes.intended(), &edited.data) {
         let restored = restored(&written);
-        return Err(Error::input(format!(
-            "--fix wrote what no proven fix names ({difference}); {restored}"
-        ))
-        .at(label));
+        return Err(difference
+            .map_message(|d| format!("--fix wrote what no proven fix names ({d}); {restored}"))
+            .at(label));
     }
     Ok(Some((edited, outcomes)))
 }
