@@ -7,6 +7,7 @@ use std::process::Command;
 use protocompat::Strategy;
 
 use super::{Baseline, Loaded, TopicStrategy};
+use crate::console::Error;
 
 /// What the command line says over the project file.
 #[derive(Default)]
@@ -39,7 +40,7 @@ pub struct TopicCheck {
 }
 
 /// The checks of every topic of `loaded`, in the file's order.
-pub fn plan(loaded: &Loaded, overrides: &Overrides) -> Result<Vec<TopicCheck>, String> {
+pub fn plan(loaded: &Loaded, overrides: &Overrides) -> Result<Vec<TopicCheck>, Error> {
     let dir = &loaded.dir;
     let mut git_prefix: Option<String> = None;
     let mut checks = Vec::new();
@@ -77,12 +78,12 @@ pub fn plan(loaded: &Loaded, overrides: &Overrides) -> Result<Vec<TopicCheck>, S
                 .as_ref()
                 .or(loaded.project.baseline.as_ref())
                 .ok_or_else(|| {
-                    format!(
+                    Error::usage(format!(
                         "{}: no baseline for topic {} (line {}): give `baseline:` in the file \
                          (git: main, dir: DIR, history: FILE, admin-url: URL), or --against or \
                          --admin-url",
                         loaded.file, topic.name, topic.line
-                    )
+                    ))
                 })?;
             // The baseline's own tree is the first root; the others (shared, vendored
             // imports) are the work tree's.
@@ -160,19 +161,23 @@ fn shown(path: &Path) -> String {
 
 /// Where `dir` is in its git repository (`services/orders/`), for a tree at a ref: git names
 /// a tree's paths from the repository's root.
-fn prefix_in_repository(dir: &Path) -> Result<String, String> {
+fn prefix_in_repository(dir: &Path) -> Result<String, Error> {
     let output = Command::new("git")
         .arg("-C")
         .arg(dir)
         .args(["rev-parse", "--show-prefix"])
         .output()
-        .map_err(|e| format!("the baseline is a git ref, but git cannot run: {e}"))?;
+        .map_err(|e| {
+            Error::input(format!(
+                "the baseline is a git ref, but git cannot run: {e}"
+            ))
+        })?;
     if !output.status.success() {
-        return Err(format!(
+        return Err(Error::input(format!(
             "the baseline is a git ref, but {} is in no git repository: {}",
             shown(dir),
             String::from_utf8_lossy(&output.stderr).trim()
-        ));
+        )));
     }
     Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
 }

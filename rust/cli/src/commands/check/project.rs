@@ -47,7 +47,7 @@ pub fn run(request: &CheckArgs) -> ExitCode {
     };
     let checks = match plan(&loaded, &overrides) {
         Ok(checks) => checks,
-        Err(message) => return refuse(format, &Error::input(message).at(&loaded.file)),
+        Err(error) => return refuse(format, &error.at(&loaded.file)),
     };
     // A flag given wins over the file; the file over the default.
     let profile = request
