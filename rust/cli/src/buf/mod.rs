@@ -25,7 +25,7 @@ use std::process::ExitCode;
 use prost::Message;
 use serde_json::{json, Value as Json};
 
-use crate::console::{print_err, EXIT_BAD_INPUT};
+use crate::console::{self, print_err, Error};
 use proto::{Code, Procedure, Response, Spec};
 
 const CHECK: &str = "/buf.plugin.check.v1.CheckService/Check";
@@ -73,10 +73,7 @@ enum Asked {
 pub fn serve(args: &[String]) -> ExitCode {
     let (asked, format) = match parse_args(args) {
         Ok(parsed) => parsed,
-        Err(message) => {
-            print_err(&format!("protocompat buf-plugin: {message}"));
-            return ExitCode::from(EXIT_BAD_INPUT);
-        }
+        Err(error) => return console::refuse("buf-plugin", &error, |_| None),
     };
     let out = match asked {
         Asked::Protocol => b"1\n".to_vec(),
@@ -105,7 +102,7 @@ options:\n        roots: [shop.Order]\n  breaking:\n    use: [PIP246]\n\
 Procedures: /buf.plugin.check.v1.CheckService/{Check,ListRules,ListCategories}, request on stdin.\n\
 Flags: --protocol, --spec, --format binary|json. See docs/buf.md.";
 
-fn parse_args(args: &[String]) -> Result<(Asked, Format), String> {
+fn parse_args(args: &[String]) -> Result<(Asked, Format), Error> {
     let mut format = Format::Binary;
     let mut asked = Vec::new();
     let mut rest = args.iter();
@@ -123,7 +120,10 @@ fn parse_args(args: &[String]) -> Result<(Asked, Format), String> {
                 asked.push(Asked::Help);
                 continue;
             }
-            "--format" => rest.next().ok_or("--format takes binary or json")?.as_str(),
+            "--format" => rest
+                .next()
+                .ok_or_else(|| Error::usage("--format takes binary or json"))?
+                .as_str(),
             other => match other.strip_prefix("--format=") {
                 Some(value) => value,
                 None => {
@@ -131,11 +131,11 @@ fn parse_args(args: &[String]) -> Result<(Asked, Format), String> {
                         .into_iter()
                         .find(|p| *p == other)
                         .ok_or_else(|| {
-                            format!(
+                            Error::usage(format!(
                                 "unknown argument `{}`; expected --protocol, --spec, --format, or a \
                                  procedure: {CHECK}, {LIST_RULES}, {LIST_CATEGORIES}",
                                 protocompat::text::printable(&protocompat::text::bound(other, 200))
-                            )
+                            ))
                         })?;
                     asked.push(Asked::Call(path));
                     continue;
@@ -145,13 +145,15 @@ fn parse_args(args: &[String]) -> Result<(Asked, Format), String> {
         format = match value {
             "binary" => Format::Binary,
             "json" => Format::Json,
-            _ => return Err("--format takes binary or json".to_owned()),
+            _ => return Err(Error::usage("--format takes binary or json")),
         };
     }
     match asked.len() {
         0 => Ok((Asked::Help, format)),
         1 => Ok((asked.remove(0), format)),
-        _ => Err("give one of --protocol, --spec or a procedure".to_owned()),
+        _ => Err(Error::usage(
+            "give one of --protocol, --spec or a procedure",
+        )),
     }
 }
 
