@@ -96,6 +96,8 @@ pub fn parse(given: &[PluginOption]) -> Result<Options, Failure> {
     Ok(options)
 }
 
+// What is wrong with a value, in words `parse` puts after the option's key in a PluginRPC
+// Failure, as it does the engine's own `String` errors (Profile::named, Strategy's FromStr).
 fn string(value: Option<&Kind>) -> Result<String, String> {
     match value {
         Some(Kind::String(text)) => Ok(text.clone()),

@@ -138,6 +138,8 @@ pub fn check_request(bytes: &[u8]) -> Result<CheckRequest<'_>, Failure> {
     Ok(request)
 }
 
+// The framing errors here are words that `check_request` says in a PluginRPC Failure, after
+// what the request failed to be.
 fn file(bytes: &[u8]) -> Result<File<'_>, String> {
     let mut file = File {
         proto: &[],

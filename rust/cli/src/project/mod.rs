@@ -77,7 +77,8 @@ pub fn load(path: &Path) -> Result<Loaded, Error> {
     Ok(Loaded { file, dir, project })
 }
 
-/// The file's text, within [`MAX_FILE_BYTES`].
+/// The file's text, within [`MAX_FILE_BYTES`]; why not is the message of the [`Error`] that
+/// [`load`] makes of it, at the file's start.
 fn read(path: &Path) -> Result<String, String> {
     let opened = fs::File::open(path).map_err(|e| format!("cannot read the project file: {e}"))?;
     let meta = opened
