@@ -305,3 +305,31 @@ fn the_readme_project_session_is_what_a_user_sees() {
     }
     assert!(ran >= 3, "the session lost its commands");
 }
+
+/// A file without a baseline is refused once, naming the file once, in text and JSON alike.
+#[test]
+fn a_project_without_a_baseline_is_refused_naming_the_file_once() {
+    let dir = service("no-baseline", &[]);
+    let original = std::fs::read_to_string(dir.join("protocompat.yaml")).unwrap();
+    let without = original.replacen("baseline:\n  git: main\n", "", 1);
+    assert_ne!(without, original);
+    std::fs::write(dir.join("protocompat.yaml"), without).unwrap();
+    let (code, stdout, stderr) = check(&dir, &[]);
+    assert_eq!(code, Some(2), "{stdout}{stderr}");
+    assert_eq!(
+        stderr,
+        "protocompat: protocompat.yaml: no baseline for topic persistent://shop/orders/orders \
+         (line 8): give `baseline:` in the file (git: main, dir: DIR, history: FILE, admin-url: \
+         URL), or --against or --admin-url\n"
+    );
+    let (_, json, _) = check(&dir, &["--format", "json"]);
+    let error: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(error["error"]["file"], "protocompat.yaml");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("no baseline for topic"),
+        "{json}"
+    );
+}

@@ -78,11 +78,12 @@ pub fn plan(loaded: &Loaded, overrides: &Overrides) -> Result<Vec<TopicCheck>, E
                 .as_ref()
                 .or(loaded.project.baseline.as_ref())
                 .ok_or_else(|| {
+                    // The refusal names the file: the message is what is wrong in it.
                     Error::usage(format!(
-                        "{}: no baseline for topic {} (line {}): give `baseline:` in the file \
+                        "no baseline for topic {} (line {}): give `baseline:` in the file \
                          (git: main, dir: DIR, history: FILE, admin-url: URL), or --against or \
                          --admin-url",
-                        loaded.file, topic.name, topic.line
+                        topic.name, topic.line
                     ))
                 })?;
             // The baseline's own tree is the first root; the others (shared, vendored
