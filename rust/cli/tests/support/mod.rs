@@ -141,6 +141,22 @@ pub fn git(dir: &Path, args: &[&str]) {
     assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
 }
 
+/// `examples/service` in a fresh directory made a git repository, committed on `main` but for
+/// `leave_out` (files left out of the commit, kept in the work tree): the project whose
+/// baseline is `main`, as a user's clone of it would be.
+pub fn service_repo(name: &str, leave_out: &[&str]) -> PathBuf {
+    let dir = tempdir(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&repo().join("examples/service"), &dir);
+    git(&dir, &["init", "-q"]);
+    git(&dir, &["add", "."]);
+    for file in leave_out {
+        git(&dir, &["rm", "-q", "--cached", file]);
+    }
+    git(&dir, &["commit", "-q", "-m", "baseline"]);
+    dir
+}
+
 /// The schema data the broker stores for `examples/shop/VERSION/order.proto`, made once per
 /// version and test binary (a fake admin API serves it for every topic).
 pub fn shop_data(version: &str) -> String {
