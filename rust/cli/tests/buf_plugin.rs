@@ -523,8 +523,9 @@ fn a_project_file_gives_each_topic_its_strategy_and_skips_files_buf_did_not_send
     assert_eq!(strategies(&found.unwrap()), ["FULL", "FULL"]);
     assert!(
         stderr.contains(
-            "topic persistent://shop/orders/orders: the project takes its strategy from the \
-             broker, which buf breaking cannot ask: checked under FULL"
+            "1 of the project's topics take their strategy from the broker, which buf \
+             breaking cannot ask: checked under FULL, which refuses what BACKWARD or FORWARD \
+             would (the plugin option `strategy` names another): persistent://shop/orders/orders"
         ),
         "{stderr}"
     );

@@ -29,6 +29,7 @@ pub fn check(request: &CheckRequest) -> Result<CheckResponse, Failure> {
     let mut annotations: Vec<Annotation> = Vec::new();
     let (new_declared, old_declared) = (declarations(&new.set).0, declarations(&old.set).0);
     let mut skipped = Vec::new();
+    let mut from_broker = Vec::new();
     let mut compared = 0;
     for target in &options.targets {
         let root = target.root.as_str();
@@ -59,12 +60,8 @@ pub fn check(request: &CheckRequest) -> Result<CheckResponse, Failure> {
                          run buf on fewer modules at a time"
                     )));
                 }
-                if target.topic.as_ref().is_some_and(|t| t.broker_strategy) {
-                    print_err(&format!(
-                        "protocompat: {named}the project takes its strategy from the broker, \
-                         which buf breaking cannot ask: checked under FULL, which refuses what \
-                         BACKWARD or FORWARD would (the plugin option `strategy` names another)"
-                    ));
+                if let Some(topic) = target.topic.as_ref().filter(|t| t.broker_strategy) {
+                    from_broker.push(topic.name.as_str());
                 }
                 let new_schema = new.schema(root, new_file, &options.limits)?;
                 let old_schema = old.schema(root, old_file, &options.limits)?;
@@ -122,6 +119,16 @@ pub fn check(request: &CheckRequest) -> Result<CheckResponse, Failure> {
                 )));
             }
         }
+    }
+    if !from_broker.is_empty() {
+        // `protocompat init --admin-url` writes `broker` for every topic: one line for them all.
+        print_err(&format!(
+            "protocompat: {} of the project's topics take their strategy from the broker, which \
+             buf breaking cannot ask: checked under FULL, which refuses what BACKWARD or FORWARD \
+             would (the plugin option `strategy` names another): {}",
+            from_broker.len(),
+            shortlist(&from_broker)
+        ));
     }
     if !skipped.is_empty() {
         print_err(&format!(
