@@ -44,7 +44,7 @@ fn small_pages() {
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Check(request) => commands::check::run(request),
-        Command::Init(args) => project::init::run(&args),
+        Command::Init(args) => commands::init::run(&args),
         Command::Audit(args) => {
             small_pages();
             commands::audit::run(args)

@@ -5,5 +5,6 @@ pub mod brokers;
 pub mod buf_plugin;
 pub mod check;
 pub mod completions;
+pub mod init;
 pub mod rules;
 pub mod schema;

@@ -3,11 +3,10 @@
 //! file; [`plan`] turns it into one check a topic; [`check`] runs them and [`report`] renders
 //! them as one report.
 
-pub mod check;
-pub mod init;
 pub mod model;
 pub mod plan;
 pub mod report;
+mod write;
 mod yaml;
 
 use std::fs;
@@ -15,6 +14,7 @@ use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 pub use model::{Baseline, Error, Project, TopicStrategy};
+pub use write::{quote, valid_entry};
 use yaml::At;
 
 /// The file's name, found at a repository's root (or a service's directory in a monorepo).

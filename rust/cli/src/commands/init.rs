@@ -13,11 +13,12 @@ use std::process::ExitCode;
 use crate::args::InitArgs;
 use crate::broker::{self, Client};
 use crate::console::{self, print_err};
+use crate::project::{quote, valid_entry};
 
 /// Files looked at in the tree: a service's own, not a vendored universe.
 const MAX_FILES: usize = 10_000;
 /// Topics asked about on a broker.
-const MAX_TOPICS: usize = super::model::MAX_TOPICS;
+const MAX_TOPICS: usize = crate::project::model::MAX_TOPICS;
 
 /// A topic for the file: its name, root, file (under the project) and strategy.
 struct Entry {
@@ -136,7 +137,7 @@ fn from_broker(
         else {
             continue;
         };
-        if !valid(&name, &root) {
+        if !valid_entry(&name, &root) {
             print_err(&format!(
                 "protocompat init: skipped {}: its name or root `{}` is not one a project file takes",
                 protocompat::text::printable(&name),
@@ -182,7 +183,7 @@ fn from_tree(include: &Path, local: &[(String, String)]) -> Vec<Entry> {
                 format!("{package}.{message}")
             };
             let topic = format!("persistent://public/default/{}", kebab(&message));
-            valid(&topic, &root).then(|| Entry {
+            valid_entry(&topic, &root).then(|| Entry {
                 name: topic,
                 root,
                 file: Some(under(include, name)),
@@ -193,24 +194,6 @@ fn from_tree(include: &Path, local: &[(String, String)]) -> Vec<Entry> {
             })
         })
         .collect()
-}
-
-/// What the project file's reader takes: a full topic name, a message's full name.
-fn valid(topic: &str, root: &str) -> bool {
-    let text = format!(
-        "topics:\n  - name: {}\n    root: {}\n",
-        quote(topic),
-        quote(root)
-    );
-    let Ok(tree) = super::yaml::parse(&text) else {
-        return false;
-    };
-    super::model::Reader {
-        file: "",
-        dir: Path::new("."),
-    }
-    .project(&tree)
-    .is_ok()
 }
 
 fn render(args: &InitArgs, include: &Path, entries: &[Entry]) -> String {
@@ -241,24 +224,6 @@ fn render(args: &InitArgs, include: &Path, entries: &[Entry]) -> String {
         }
         out.push_str(&format!("    strategy: {}\n", entry.strategy));
     }
-    out
-}
-
-/// `text` as a YAML double-quoted scalar: `"`, `\` and every character that is not plain
-/// printable text escaped, so the value stays one scalar on one line whatever it holds.
-pub fn quote(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_control() || protocompat::text::is_unsafe_char(c) || c == '\u{feff}' => {
-                out.push_str(&format!("\\U{:08x}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
     out
 }
 
@@ -370,22 +335,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_hostile_value_stays_one_quoted_scalar() {
-        let hostile = "a\"\nstrategy: ALWAYS_COMPATIBLE\n# \\ \u{202e}";
-        let text = format!("k: {}\n", quote(hostile));
-        assert_eq!(text.lines().count(), 1);
-        let tree = super::super::yaml::parse(&text).unwrap();
-        let super::super::yaml::Value::Map(entries) = tree.value else {
-            panic!("a mapping")
-        };
-        assert_eq!(entries.len(), 1);
-        assert_eq!(
-            entries[0].1.value,
-            super::super::yaml::Value::String(hostile.to_owned())
-        );
-    }
-
-    #[test]
     fn a_file_no_other_imports_is_a_topic_of_its_first_message() {
         let local = vec![
             ("shop/order.proto".to_owned(), "syntax = \"proto3\";\npackage shop;\nmessage Order { message Line {} }\nmessage Money {}\n".to_owned()),
@@ -402,6 +351,9 @@ mod tests {
             Some("proto/shop/shipment.proto")
         );
         assert!(entries[1].comment.is_none());
-        assert!(!valid("persistent://a/b/c\nx", "shop.Order"));
+        assert!(!crate::project::valid_entry(
+            "persistent://a/b/c\nx",
+            "shop.Order"
+        ));
     }
 }

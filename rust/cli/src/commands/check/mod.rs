@@ -1,6 +1,8 @@
 //! `protocompat check`: loads each side with its own roots, decides which existing schemas the
 //! broker would compare, runs the engine, and reports in the asked format.
 
+mod project;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -24,7 +26,7 @@ fn refuse(format: Format, file: Option<&str>, rule: Option<&str>, message: &str)
 pub fn run(request: CheckArgs) -> ExitCode {
     if request.inputs.is_empty() {
         // No file named: the project file's topics, each checked as below.
-        return crate::project::check::run(&request);
+        return project::run(&request);
     }
     let format = request.format;
     if request.broker.admin_url.is_some() && request.broker.topic.is_none() {

@@ -6,13 +6,13 @@ use std::process::ExitCode;
 
 use crate::args::CheckArgs;
 use crate::broker;
-use crate::commands::check::{check, Given, Refused};
 use crate::console::{self, print_out};
 use crate::input::{self, SideOptions, Spec};
 use crate::output;
 
-use super::plan::{plan, Overrides, TopicCheck};
-use super::report::{render, Status, TopicResult};
+use super::{check, Given, Refused};
+use crate::project::plan::{plan, Overrides, TopicCheck};
+use crate::project::report::{render, Status, TopicResult};
 
 pub fn run(request: &CheckArgs) -> ExitCode {
     let format = request.format;
@@ -25,7 +25,7 @@ pub fn run(request: &CheckArgs) -> ExitCode {
         Some(path) => path.clone(),
         None => {
             let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
-            match super::discover(&cwd) {
+            match crate::project::discover(&cwd) {
                 Some(found) => relative(&found, &cwd),
                 None => {
                     return refuse(
@@ -34,14 +34,14 @@ pub fn run(request: &CheckArgs) -> ExitCode {
                             "no file to check and no {} here or above, up to the repository's \
                              root: name the new schema (protocompat check --against INPUT \
                              NEW.proto), or write a project file (protocompat init)",
-                            super::FILE_NAME
+                            crate::project::FILE_NAME
                         ),
                     )
                 }
             }
         }
     };
-    let loaded = match super::load(&path) {
+    let loaded = match crate::project::load(&path) {
         Ok(loaded) => loaded,
         Err(error) => return refuse(None, &error.to_string()),
     };
