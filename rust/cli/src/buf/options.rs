@@ -322,6 +322,12 @@ topics:
             )],
         );
         std::os::unix::fs::symlink("/etc", cwd.join("out")).unwrap();
+        // A FIFO would hold the plugin until something writes to it.
+        let fifo = std::process::Command::new("mkfifo")
+            .arg(cwd.join("fifo.yaml"))
+            .status()
+            .unwrap();
+        assert!(fifo.success());
         let roots = option("roots", Kind::String("a.B".into()));
         let project = |path: &str| option("project", Kind::String(path.into()));
         let cases = [
@@ -369,6 +375,10 @@ topics:
             (
                 vec![project("missing.yaml")],
                 "cannot read the project file",
+            ),
+            (
+                vec![project("fifo.yaml")],
+                "fifo.yaml:1:1: the project file is not a regular file",
             ),
             (
                 vec![option("project", list(&["a.yaml"]))],
