@@ -21,11 +21,11 @@ struct Offered {
 const NOT_IN_CI: &str = "an interactive flag: CI checks and reports, it does not edit or trim";
 
 const OFFERED: &[Offered] = &[
-    // TODO(project file in Maven and the Action): each reads protocompat.yaml itself once it
-    // learns to (issue item 3); until then they check the one schema they are given.
+    // TODO(project file in the Action): it reads protocompat.yaml itself once it learns to
+    // (issue item 3); until then it checks the one schema it is given.
     Offered {
         flag: "--project",
-        maven: Err("not yet: the plugin checks the schema its pom names"),
+        maven: Ok("project"),
         action: Err("not yet: the Action checks the schema its inputs name"),
     },
     Offered {
