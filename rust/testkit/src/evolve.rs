@@ -42,28 +42,6 @@ pub const KEY_SCALARS: [Scalar; 12] = [
     S::String,
 ];
 
-impl Scalar {
-    pub fn name(self) -> &'static str {
-        match self {
-            S::Double => "double",
-            S::Float => "float",
-            S::Int32 => "int32",
-            S::Int64 => "int64",
-            S::Uint32 => "uint32",
-            S::Uint64 => "uint64",
-            S::Sint32 => "sint32",
-            S::Sint64 => "sint64",
-            S::Fixed32 => "fixed32",
-            S::Fixed64 => "fixed64",
-            S::Sfixed32 => "sfixed32",
-            S::Sfixed64 => "sfixed64",
-            S::Bool => "bool",
-            S::String => "string",
-            S::Bytes => "bytes",
-        }
-    }
-}
-
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Ty {
     Scalar(Scalar),
