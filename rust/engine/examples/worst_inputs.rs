@@ -169,7 +169,7 @@ fn spread(rows: &[Row]) {
 fn decodes() {
     println!("| Shape | Schema data | CPU per decode | Work units | ns per unit |");
     println!("|---|---:|---:|---:|---:|");
-    let bench = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/schemas");
+    let bench = protocompat_testkit::bench_schemas();
     let normal: Vec<(&str, Vec<u8>)> = ["small", "medium", "large"]
         .iter()
         .map(|size| {

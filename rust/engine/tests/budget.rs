@@ -2,18 +2,16 @@
 //! installed as the JNI library and the CLI install it, and the CPU backstop
 //! (`limit.maxCheckCpuMillis`) looked at in the same places.
 
-use std::path::Path;
-
 use protocompat::budget::MeteredAllocator;
 use protocompat::{Bounds, Checker, Limits, Strategy};
-use protocompat_testkit::{schema_data, schema_of_protos};
+use protocompat_testkit::{bench_schemas, schema_data, schema_of_protos};
 
 #[global_allocator]
 static ALLOCATOR: MeteredAllocator<std::alloc::System> = MeteredAllocator(std::alloc::System);
 
 #[test]
 fn a_check_over_its_memory_budget_stops_and_says_so() {
-    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/schemas");
+    let bench = bench_schemas();
     let large = schema_data(&bench, "large.proto", "bench.Root");
 
     let roomy = Checker::new(Bounds::NONE);
@@ -59,7 +57,7 @@ fn a_check_over_its_memory_budget_stops_and_says_so() {
 /// machine's speed.
 #[test]
 fn a_check_over_its_cpu_budget_stops_and_says_so() {
-    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/schemas");
+    let bench = bench_schemas();
     let large = schema_data(&bench, "large.proto", "bench.Root");
     let none = Checker::with_limits(
         Bounds::NONE,

@@ -6,13 +6,12 @@
 
 use std::collections::{HashSet, VecDeque};
 use std::fs;
-use std::path::Path;
 
 use prost::Message;
 use prost_reflect::{Cardinality as PrCardinality, DescriptorPool, Kind as PrKind, Value};
 use protocompat::model::{Cardinality, DefaultValue, Kind, MessageRef, SchemaData};
 use protocompat::Schema;
-use protocompat_testkit::{fixtures, schema_data, schema_of_bytes, tempdir};
+use protocompat_testkit::{bench_schemas, fixtures, schema_data, schema_of_bytes, tempdir};
 
 /// Compares the model of `data` with prost-reflect's pool of the same descriptor set, over
 /// everything reachable from the root. Returns how many fields were compared.
@@ -190,7 +189,7 @@ fn every_compat_fixture_reads_the_same_in_both_models() {
 
 #[test]
 fn the_benchmark_schemas_read_the_same_in_both_models() {
-    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/schemas");
+    let bench = bench_schemas();
     for size in ["small", "medium", "large"] {
         let data = schema_data(&bench, &format!("{size}.proto"), "bench.Root");
         let fields = compare(&data, size);

@@ -5,13 +5,12 @@
 //! only the verdicts. Everything runs in one test so that no other test allocates meanwhile.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use protocompat::{check, Limits, Strategy};
 use protocompat_testkit::{
-    put_len, root_file_with, root_file_with_enum_values, schema_data,
+    bench_schemas, put_len, root_file_with, root_file_with_enum_values, schema_data,
     schema_data_without_source_info, schema_of_bytes, schema_of_files, tempdir, tiny_root_file,
     unimported_file,
 };
@@ -105,7 +104,7 @@ fn peak_heap_of_hostile_and_normal_schemas() {
 }
 
 fn refusals_and_normal_checks() {
-    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/schemas");
+    let bench = bench_schemas();
     let normal = schema_data(&bench, "large.proto", "bench.Root");
     assert_eq!(
         measure("normal schema (bench/schemas/large.proto)", &normal),

@@ -13,7 +13,7 @@ pub struct BenchSchema {
 impl BenchSchema {
     /// `bench/schemas/<size>.proto`.
     pub fn compile(size: &str) -> BenchSchema {
-        let dir = crate::repo().join("bench/schemas");
+        let dir = crate::bench_schemas();
         let root_file = format!("{size}.proto");
         let mut compiler = protox::Compiler::new([&dir]).unwrap();
         compiler.include_imports(true);

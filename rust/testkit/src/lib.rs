@@ -31,7 +31,7 @@ pub use compile::{
 };
 pub use counting::Counting;
 pub use findings::{key, sorted_keys};
-pub use paths::{fixtures, repo, tempdir};
+pub use paths::{bench_schemas, fixtures, repo, tempdir};
 pub use raw::{
     edition_file, file_features, put_len, root_file_with, root_file_with_enum_values,
     tiny_root_file, unimported_file,

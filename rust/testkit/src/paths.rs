@@ -12,6 +12,11 @@ pub fn fixtures() -> PathBuf {
     repo().join("tests/fixtures")
 }
 
+/// The benchmark schemas, `bench/schemas` (`small`, `medium` and `large.proto`).
+pub fn bench_schemas() -> PathBuf {
+    repo().join("bench/schemas")
+}
+
 /// A fresh, uniquely named directory under the system temp dir.
 pub fn tempdir() -> PathBuf {
     use std::sync::atomic::{AtomicUsize, Ordering};

@@ -5,7 +5,7 @@ use std::fs;
 use prost::Message;
 use serde_json::Value;
 
-use crate::{fixtures, repo, tempdir};
+use crate::{bench_schemas, fixtures, tempdir};
 
 /// One compiled set.
 pub struct CompiledSet {
@@ -37,7 +37,7 @@ pub fn compiled_sets() -> Vec<CompiledSet> {
             });
         }
     }
-    let bench = repo().join("bench/schemas");
+    let bench = bench_schemas();
     for size in ["small", "medium", "large"] {
         let root_file = format!("{size}.proto");
         let set = protox::compile([&root_file], [&bench]).unwrap();

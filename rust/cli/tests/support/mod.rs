@@ -7,13 +7,10 @@ mod peak;
 
 #[allow(unused_imports)]
 pub use peak::output_and_peak_kib;
+pub use protocompat_testkit::{fixtures, repo};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-pub fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
-}
 
 pub fn case(name: &str, side: &str) -> PathBuf {
     fixtures()
@@ -45,10 +42,6 @@ pub fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), target).unwrap();
         }
     }
-}
-
-pub fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 /// Runs the command from the repository's root, as a user of this checkout would: the

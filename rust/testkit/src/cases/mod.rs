@@ -6,7 +6,7 @@
 mod compare;
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use protocompat::Strategy;
 use serde_json::Value;
@@ -55,22 +55,56 @@ pub fn root_messages(expect: &Value) -> (&str, &str) {
     (old, expect["new_root_message"].as_str().unwrap_or(old))
 }
 
-/// The cases of `tests/fixtures/<folder>` (`compat`, `conservative`), each side compiled from
-/// its `.proto` files.
-pub fn compiled_cases(folder: &str) -> Vec<Case> {
+/// A case folder of `tests/fixtures/<folder>` with its `expect.json`, not compiled: what the
+/// CLI's tests hand to the command as `.proto` files.
+pub struct CaseDir {
+    pub name: String,
+    pub dir: PathBuf,
+    pub expect: Value,
+}
+
+impl CaseDir {
+    /// `expect.json`'s `root_file`.
+    pub fn root_file(&self) -> &str {
+        self.expect["root_file"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{}: expect.json has no root_file", self.dir.display()))
+    }
+
+    /// The roots of the old and the new schema.
+    pub fn roots(&self) -> (&str, &str) {
+        root_messages(&self.expect)
+    }
+}
+
+/// Every case folder of `tests/fixtures/<folder>`, sorted by name (for `editions`, `bad` too).
+pub fn case_dirs(folder: &str) -> Vec<CaseDir> {
     let root = fixtures().join(folder);
     case_names(&root, &[])
         .into_iter()
         .map(|name| {
             let dir = root.join(&name);
-            let expect = read_expect(&dir);
-            let root_file = expect["root_file"].as_str().unwrap();
-            let (old_root, new_root) = root_messages(&expect);
-            Case {
-                old: schema_data(&dir.join("old"), root_file, old_root),
-                new: schema_data(&dir.join("new"), root_file, new_root),
+            CaseDir {
+                expect: read_expect(&dir),
                 name,
-                expect,
+                dir,
+            }
+        })
+        .collect()
+}
+
+/// The cases of `tests/fixtures/<folder>` (`compat`, `conservative`), each side compiled from
+/// its `.proto` files.
+pub fn compiled_cases(folder: &str) -> Vec<Case> {
+    case_dirs(folder)
+        .into_iter()
+        .map(|case| {
+            let (old_root, new_root) = case.roots();
+            Case {
+                old: schema_data(&case.dir.join("old"), case.root_file(), old_root),
+                new: schema_data(&case.dir.join("new"), case.root_file(), new_root),
+                name: case.name,
+                expect: case.expect,
             }
         })
         .collect()
