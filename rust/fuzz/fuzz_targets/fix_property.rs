@@ -1,6 +1,6 @@
 //! `check --fix` over random evolutions, a property: for each input of the committed `evolve`
-//! corpus, the schema and its evolution that `evolve` makes of it (`evolve/ir.rs`) are written
-//! as `.proto` files, and `protocompat check --fix` (the command, as users run it) is run on the
+//! corpus, the schema and its evolution that `evolve` makes of it (`protocompat_testkit::evolve`)
+//! are written as `.proto` files, and `protocompat check --fix` (the command, as users run it) is run on the
 //! new one under FULL, with each profile. Each `--fix` must remove every finding whose fix it
 //! made (status `fix`), add no finding, failure or warning, that was not there before, and
 //! leave files that compile; after up to three rounds the check passes, or every failure left

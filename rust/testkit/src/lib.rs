@@ -6,6 +6,7 @@
 //! The `compile` feature (on by default) holds what compiles `.proto` files with protox; the
 //! fuzz targets go without it, so that their instrumented builds stay small.
 
+pub mod bench_env;
 #[cfg(feature = "compile")]
 pub mod bench_schema;
 #[cfg(feature = "compile")]
@@ -16,6 +17,7 @@ mod compile;
 mod counting;
 pub mod evolve;
 mod findings;
+mod git;
 mod paths;
 pub mod raw;
 pub mod scalar;
@@ -31,6 +33,7 @@ pub use compile::{
 };
 pub use counting::Counting;
 pub use findings::{key, sorted_keys};
+pub use git::git;
 pub use paths::{bench_schemas, fixtures, repo, tempdir};
 pub use raw::{
     edition_file, file_features, put_len, root_file_with, root_file_with_enum_values,

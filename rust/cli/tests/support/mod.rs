@@ -7,7 +7,8 @@ mod peak;
 
 #[allow(unused_imports)]
 pub use peak::output_and_peak_kib;
-pub use protocompat_testkit::{fixtures, repo};
+#[allow(unused_imports)]
+pub use protocompat_testkit::{fixtures, git, repo};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -115,24 +116,6 @@ message Money {
 "#;
 
 pub const FILE: &str = "acme/orders/v1/order.proto";
-
-/// Runs git in `dir` with a fixed identity and branch name; fails the test if git fails.
-pub fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@e",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
-}
 
 /// The schema data the broker stores for `examples/shop/VERSION/order.proto`, made once per
 /// version and test binary (a fake admin API serves it for every topic).

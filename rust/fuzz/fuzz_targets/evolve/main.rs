@@ -1,9 +1,9 @@
 //! Schema evolution against real data. From the input (`arbitrary`): a random proto2 or proto3
-//! schema (`evolve/ir.rs`), evolved by random steps into a second one; both are checked by the
-//! engine in each direction under `pip246` and `conservative`; then random messages written
-//! with one schema (`evolve/gen.rs`) are encoded and read with the other as protobuf-java would
-//! (`evolve/wire.rs`), and every value of a field the two share by number is compared
-//! (`evolve/compare.rs`). It fails when
+//! schema (`protocompat_testkit::evolve`, in `rust/testkit`), evolved by random steps into a
+//! second one; both are checked by the engine in each direction under `pip246` and
+//! `conservative`; then random messages written with one schema (`evolve/gen.rs`) are encoded
+//! and read with the other as protobuf-java would (`evolve/wire.rs`), and every value of a
+//! field the two share by number is compared (`evolve/compare.rs`). It fails when
 //! - `conservative` passes a direction in which a value was misread: an engine bug (UNSOUND);
 //! - a value was misread and `pip246` reports neither a failure nor a warning for that
 //!   direction (SILENT, docs/rules.md#no-silent-data-loss);
