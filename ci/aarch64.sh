@@ -105,7 +105,7 @@ EOF
 
 rust_tests() {
   [ -d "$sysroot/lib/aarch64-linux-gnu" ] || die "no arm64 root: run ci/aarch64.sh setup first"
-  command -v cargo-zigbuild >/dev/null || die "cargo-zigbuild is not installed: pip install cargo-zigbuild ziglang"
+  command -v cargo-zigbuild >/dev/null || die "cargo-zigbuild is not installed: ci/prerequisites.sh portable says how to install it"
   local root
   root=$(cd "$sysroot" && pwd)
   export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L $root"

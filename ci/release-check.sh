@@ -89,7 +89,7 @@ say "ok: jar, plugin, executables, wheels and SBOMs all carry $version; each whe
 # --- The README's install lines, as written, in the bundle's directory ---------------------------
 for line in 'cp protocompat-pulsar-$VERSION.jar "$PULSAR_HOME/lib/"' \
   'install -m 755 protocompat-$VERSION-$(uname -m)-linux-musl /usr/local/bin/protocompat' \
-  'pip install --no-index --find-links . protocompat' \
+  'python3 -m venv .venv && .venv/bin/pip install --no-index --find-links . protocompat' \
   'mvn install:install-file -Dfile=protocompat-maven-plugin-$VERSION.jar -DpomFile=protocompat-maven-plugin-$VERSION.pom'; do
   for doc in README.md docs/install.md; do
     grep -qF "\`${line//\$VERSION/$version}\`" "$doc" || die "$doc does not show the line run here: ${line//\$VERSION/$version}"

@@ -13,16 +13,16 @@
 #   protocompat-<version>.cdx.json                     CycloneDX SBOM of the CLI executables
 #   SHA256SUMS                                         of all the above
 #
-# It needs what the portable build needs (Rust, a JDK 17+, Maven, `pip install cargo-zigbuild
-# ziglang`), plus maturin (`pip install maturin`) and cargo-cyclonedx (`cargo install
-# cargo-cyclonedx`). Every step is incremental, so after `PROTOCOMPAT_PORTABLE=1 mvn verify` most
-# of it is copying. ci/release-check.sh then tests the bundle as its users use it.
+# It needs what the portable build needs (Rust with its x86_64 and aarch64 gnu and musl targets,
+# a JDK 17+, Maven, Zig and cargo-zigbuild), plus maturin and cargo-cyclonedx: ci/prerequisites.sh
+# checks them all first and names the line that installs each missing one (docs/install.md).
+# Every step is incremental, so after `PROTOCOMPAT_PORTABLE=1 mvn verify` most of it is copying.
+# ci/release-check.sh then tests the bundle as its users use it.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 say() { echo "release: $*"; }
 die() { echo "release: error: $*" >&2; exit 1; }
-need() { command -v "$1" >/dev/null || die "$1 is not installed: $2"; }
 # A quiet Maven run: Maven 3.8's -q still writes colour resets around nothing.
 mvnq() { mvn -B -q "$@" 2>&1 | sed 's/\x1b\[0m//g'; return "${PIPESTATUS[0]}"; }
 
@@ -30,12 +30,9 @@ case "${1:-}" in
   "" | --reuse-jar) [ $# -le 1 ] || die "usage: ci/release.sh [--reuse-jar]" ;;
   *) die "usage: ci/release.sh [--reuse-jar]" ;;
 esac
-need cargo "install Rust stable with rustup"
-need mvn "apt-get install maven"
-need python3 "apt-get install python3"
-need maturin "pip install maturin"
-need cargo-cyclonedx "cargo install --locked cargo-cyclonedx"
-need unzip "apt-get install unzip"
+# Every tool and Rust target of every step below, before the first compile: a missing one stops
+# here in a second with its install line, not minutes into the build.
+ci/prerequisites.sh release || die "install what is missing (above), then run ci/release.sh again"
 
 version=$(python3 ci/release/versions.py) || exit 1
 out=target/bundle/protocompat-$version

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the `protocompat` CLI as static (musl) binaries for Linux x86_64 and aarch64, and the
-# Python wheels that carry them, with maturin and Zig (pip install maturin ziglang), then checks
-# them.
+# Python wheels that carry them, with maturin and Zig (ci/prerequisites.sh static-cli names what
+# it needs and how to install it), then checks them.
 #
 #   rust/cli/build-static.sh            (from any directory)
 #
@@ -33,34 +33,15 @@ die() { echo "build-static: error: $*" >&2; exit 1; }
 
 # --- Tools --------------------------------------------------------------------------------------
 
-command -v cargo >/dev/null || die "cargo is not installed: install Rust stable with rustup"
-command -v readelf >/dev/null || die "readelf is not installed: apt-get install binutils"
+# Every tool and Rust target below, checked before anything is compiled; a missing one is named
+# with the line that installs it.
+ci/prerequisites.sh static-cli >/dev/null || die "install what is missing (above), then run again"
 command -v sha256sum >/dev/null || die "sha256sum is not installed: apt-get install coreutils"
-command -v unzip >/dev/null || die "unzip is not installed: apt-get install unzip"
-command -v maturin >/dev/null || die "maturin is not installed: pip install maturin ziglang"
 # maturin runs Zig from the ziglang Python package, else `zig` on the PATH.
 if "${CARGO_ZIGBUILD_PYTHON_PATH:-python3}" -m ziglang version >/dev/null 2>&1; then
   zig_version=$("${CARGO_ZIGBUILD_PYTHON_PATH:-python3}" -m ziglang version)
-elif "${CARGO_ZIGBUILD_ZIG_PATH:-zig}" version >/dev/null 2>&1; then
+else
   zig_version=$("${CARGO_ZIGBUILD_ZIG_PATH:-zig}" version)
-else
-  die "Zig is not installed: pip install ziglang"
-fi
-
-# The Rust standard library for each target (rustup target add is idempotent, but only the
-# missing ones are asked for, so a machine without network access can rebuild).
-if command -v rustup >/dev/null; then
-  installed=$(rustup target list --installed)
-  missing=()
-  for t in "${targets[@]}"; do
-    grep -qx "$t" <<<"$installed" || missing+=("$t")
-  done
-  if [ "${#missing[@]}" -gt 0 ]; then
-    say "installing Rust targets: ${missing[*]}"
-    rustup target add "${missing[@]}"
-  fi
-else
-  say "no rustup: assuming the Rust standard library for ${targets[*]} is installed"
 fi
 
 say "$(cargo --version); $(maturin --version); zig $zig_version"

@@ -88,6 +88,13 @@ impl<'a> Index<'a> {
     /// The position of what `path` (`pkg.Order.items.price`, fields after the root message)
     /// names, and whether it was found whole; else of the deepest part found.
     pub fn locate(&self, root: &str, path: &str) -> Option<(Position, bool)> {
+        let (file, source_path, whole) = self.source_path(root, path)?;
+        self.position(file, &source_path).map(|p| (p, whole))
+    }
+
+    /// [`Index::locate`] as the file's index in the set and the source-info path of the
+    /// declaration, which is how a Buf plugin names a place.
+    pub fn source_path(&self, root: &str, path: &str) -> Option<(usize, Vec<i32>, bool)> {
         let rest = path.strip_prefix(root)?;
         let mut current = self.messages.get(root)?;
         let mut at = (current.0, current.1.clone());
@@ -119,7 +126,7 @@ impl<'a> Index<'a> {
                 break;
             }
         }
-        self.position(at.0, &at.1).map(|p| (p, whole))
+        Some((at.0, at.1, whole))
     }
 
     fn position(&self, file: usize, path: &[i32]) -> Option<Position> {

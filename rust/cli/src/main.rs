@@ -2,6 +2,7 @@
 
 mod args;
 mod broker;
+mod buf;
 mod commands;
 mod console;
 mod fix;
@@ -9,6 +10,7 @@ mod input;
 mod locate;
 mod metrics;
 mod output;
+mod project;
 mod safe;
 
 use std::process::ExitCode;
@@ -42,6 +44,7 @@ fn small_pages() {
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Check(request) => commands::check::run(request),
+        Command::Init(args) => commands::init::run(&args),
         Command::Audit(args) => {
             small_pages();
             commands::audit::run(args)
@@ -56,5 +59,8 @@ fn main() -> ExitCode {
             file,
         } => commands::schema::run(upload, &input, &file),
         Command::Rules { profile } => commands::rules::run(profile),
+        Command::Completions { shell } => commands::completions::completions(shell),
+        Command::Man => commands::completions::man(),
+        Command::BufPlugin { args } => commands::buf_plugin::run(&args),
     }
 }

@@ -14,7 +14,8 @@ pub struct CheckArgs {
     /// ALWAYS_INCOMPATIBLE). Default: the topic's with --admin-url, else FULL.
     #[arg(long, short, value_parser = parse_strategy)]
     pub strategy: Option<Strategy>,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// The report's format; `--error-format`, Buf's spelling, is taken too.
+    #[arg(long, visible_alias = "error-format", value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Exit 1 when the check finds warnings, even if the broker would accept the schema.
     #[arg(long)]
@@ -61,12 +62,20 @@ pub struct CheckArgs {
     pub limits: Vec<String>,
     /// The rule profile, as the broker's -Dprotocompat.profile picks it (`protocompat rules`
     /// lists them).
-    #[arg(long, value_parser = parse_profile, default_value = "pip246")]
-    pub profile: &'static Profile,
+    /// Default: the project file's, else pip246.
+    #[arg(long, value_parser = parse_profile)]
+    pub profile: Option<&'static Profile>,
     /// The existing schemas, oldest first, then the proposed schema last; or NEW alone with
     /// --against or --admin-url. Each is a .proto file (proto2, proto3, or Editions 2023 and
     /// 2024 through protoc: see --protoc), a directory (with --root), Pulsar schema JSON, or a
-    /// binary FileDescriptorSet (.pb, .binpb, .desc).
-    #[arg(required = true, value_name = "[EXISTING]... NEW")]
+    /// binary FileDescriptorSet (.pb, .binpb, .desc). None: every topic of the project file
+    /// (protocompat.yaml, found from the current directory up to the repository's root, or
+    /// --project).
+    #[arg(value_name = "[EXISTING]... NEW")]
     pub inputs: Vec<String>,
+    /// The project file to check every topic of, when no file is named: by default
+    /// protocompat.yaml in the current directory or the nearest one above it, up to the git
+    /// work tree's root.
+    #[arg(long, value_name = "FILE", conflicts_with = "inputs")]
+    pub project: Option<PathBuf>,
 }

@@ -4,6 +4,7 @@
 mod audit;
 mod brokers;
 mod check;
+mod init;
 
 use std::path::PathBuf;
 
@@ -14,6 +15,7 @@ use crate::input;
 pub use audit::{AuditArgs, AuditFormat};
 pub use brokers::{BrokersArgs, BrokersFormat};
 pub use check::CheckArgs;
+pub use init::InitArgs;
 
 #[derive(Parser)]
 #[command(
@@ -37,6 +39,9 @@ pub enum Command {
     /// --topic). Exit status: 0 compatible, 1 incompatible (or warnings with
     /// --fail-on-warning), 2 bad input or usage.
     Check(CheckArgs),
+    /// Write a first protocompat.yaml for a service: its topics from a broker (--admin-url),
+    /// or from the .proto files under -I. An existing file is left alone without --force.
+    Init(InitArgs),
     /// Replay every topic's retained PROTOBUF_NATIVE history on a broker under the topic's
     /// strategy, as the broker would check it, before a stricter checker or profile is
     /// switched on. Exit status: 0 no conflict, 1 a history the profile refuses, 2 bad usage
@@ -69,6 +74,23 @@ pub enum Command {
         /// The profile to list.
         #[arg(long, value_parser = parse_profile)]
         profile: Option<&'static Profile>,
+    },
+    /// Print the shell completion script for bash, zsh or fish (also elvish and powershell):
+    /// `protocompat completions bash > ~/.local/share/bash-completion/completions/protocompat`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print protocompat's man page (roff): `protocompat man | man -l -`.
+    Man,
+    /// Run as a Buf check plugin (PluginRPC), for `buf breaking`: in buf.yaml, `plugins: -
+    /// plugin: [protocompat, buf-plugin]` with `options: {roots: [pkg.Order]}`, and the
+    /// category PIP246 in `breaking: use:` (docs/buf.md). buf gives the arguments.
+    #[command(name = "buf-plugin", disable_help_flag = true)]
+    BufPlugin {
+        /// --protocol, --spec, --format binary|json, or a procedure's path.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
     },
 }
 
@@ -109,6 +131,9 @@ impl InputArgs {
 pub fn parse_strategy(name: &str) -> Result<Strategy, String> {
     name.parse()
 }
+
+/// The profile without --profile or a project file's: the broker plugin's default.
+pub static DEFAULT_PROFILE: &Profile = &protocompat::PIP246;
 
 pub fn parse_profile(name: &str) -> Result<&'static Profile, String> {
     Profile::named(name)

@@ -23,7 +23,8 @@ pub use names::{each_name, each_name_at, names};
 pub struct BrokerArgs {
     /// Compare with a topic's schema history on a broker: its admin URL, as pulsar-admin's
     /// --admin-url (http://broker:8080, https://broker:8443).
-    #[arg(long, value_name = "URL", requires = "topic")]
+    /// Without --topic, the baseline of every topic of the project file.
+    #[arg(long, value_name = "URL")]
     pub admin_url: Option<String>,
     /// The topic (persistent://tenant/ns/topic, tenant/ns/topic, or a name in public/default).
     #[arg(long, requires = "admin_url")]
@@ -115,12 +116,9 @@ pub fn encode(part: &str) -> String {
         .collect()
 }
 
-/// Every stored version of `--topic` and the strategy the broker applies to it.
-pub fn fetch(args: &BrokerArgs) -> Result<(String, History), String> {
-    let (Some(url), Some(topic)) = (&args.admin_url, &args.topic) else {
-        unreachable!("clap requires both")
-    };
-    let client = Client::connect(&args.access, url, CHECK_TIMEOUT)?;
+/// Every stored version of `topic` at the admin API `url`, and its strategy.
+pub fn fetch_topic(access: &Access, url: &str, topic: &str) -> Result<(String, History), String> {
+    let client = Client::connect(access, url, CHECK_TIMEOUT)?;
     history(&client, topic)
 }
 

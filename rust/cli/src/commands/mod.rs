@@ -2,6 +2,9 @@
 
 pub mod audit;
 pub mod brokers;
+pub mod buf_plugin;
 pub mod check;
+pub mod completions;
+pub mod init;
 pub mod rules;
 pub mod schema;

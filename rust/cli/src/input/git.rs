@@ -14,14 +14,27 @@ const MAX_BYTES: u64 = 512 << 20;
 
 /// The `.proto` files under `subdir` of `rev`'s tree in the repository at `repo`, named by
 /// their path under `subdir`, and the tree's symbolic links (git keeps each as a blob holding
-/// its target), which are followed inside the tree only ([`super::confine::in_tree`]).
+/// its target), which are followed inside the tree only ([`super::confine::in_tree`]). A ref
+/// the repository lacks is refused with the command that fetches it; a `subdir` that `rev`
+/// lacks is an empty tree: what is declared in it at `rev` is nothing.
 pub fn read_tree(repo: &Path, rev: &str, subdir: &str, label: &str) -> Result<Tree, String> {
     let subdir = subdir.trim_matches('/');
+    verify_ref(repo, rev, label)?;
+    let worktree = worktree_prefix(repo, subdir);
     let tree = if subdir.is_empty() {
         format!("{rev}^{{tree}}")
     } else {
         format!("{rev}:{subdir}")
     };
+    if !subdir.is_empty() && git(repo, &["cat-file", "-e", &tree]).is_err() {
+        return Ok(Tree {
+            label: label.to_owned(),
+            files: BTreeMap::new(),
+            links: BTreeMap::new(),
+            copied_from: None,
+            worktree,
+        });
+    }
     let listing = git(repo, &["ls-tree", "-r", "-z", "--full-tree", &tree])?;
     let mut wanted: Vec<(String, String)> = Vec::new();
     let mut link_names = BTreeSet::new();
@@ -59,7 +72,67 @@ pub fn read_tree(repo: &Path, rev: &str, subdir: &str, label: &str) -> Result<Tr
         files,
         links,
         copied_from: None,
+        worktree,
     })
+}
+
+/// Refuses a ref the repository does not have, saying how to get it: in CI, a clone is often
+/// shallow or holds the checked-out branch alone.
+fn verify_ref(repo: &Path, rev: &str, label: &str) -> Result<(), String> {
+    let commit = format!("{rev}^{{commit}}");
+    if git(repo, &["rev-parse", "--verify", "--quiet", &commit]).is_ok() {
+        return Ok(());
+    }
+    if git(repo, &["rev-parse", "--git-dir"]).is_err() {
+        return Err(format!(
+            "{label}: {} is not a git repository (or git cannot read it)",
+            repo.display()
+        ));
+    }
+    Err(format!(
+        "{label}: the repository has no commit `{rev}`: fetch it first ({}; in GitHub Actions,          actions/checkout with `fetch-depth: 0`; in GitLab CI, `GIT_DEPTH: 0`)",
+        fetch_hint(rev)
+    ))
+}
+
+/// The command that brings `rev` into the repository.
+fn fetch_hint(rev: &str) -> String {
+    if let Some(branch) = rev.strip_prefix("origin/") {
+        format!("`git fetch origin {branch}`")
+    } else if rev.len() >= 7 && rev.bytes().all(|b| b.is_ascii_hexdigit()) {
+        format!("`git fetch origin {rev}`, or `git fetch --unshallow`")
+    } else if rev.contains(['~', '^', '@']) {
+        "`git fetch --unshallow`, or fetch the branch it names".to_owned()
+    } else {
+        format!("`git fetch origin {rev}:{rev}`")
+    }
+}
+
+/// Where `subdir` of the repository is in its work tree, as a path from the current
+/// directory (`src/main/proto/`); `None` for a repository without a work tree (a bare one).
+fn worktree_prefix(repo: &Path, subdir: &str) -> Option<String> {
+    let work = match repo.file_name().and_then(|n| n.to_str()) {
+        Some(".git") => match repo.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        },
+        Some(name) if name.ends_with(".git") => return None,
+        _ => repo,
+    };
+    let top = git(work, &["rev-parse", "--show-toplevel"]).ok()?;
+    let top = std::path::PathBuf::from(String::from_utf8(top).ok()?.trim_end_matches('\n'));
+    let dir = if subdir.is_empty() {
+        top
+    } else {
+        top.join(subdir)
+    };
+    let shown = super::roots::shown_path(&dir);
+    // The current directory itself is shown as nothing, so that names start at the file.
+    let cwd = std::env::current_dir().ok();
+    if cwd.is_some_and(|cwd| cwd == dir || dir.canonicalize().ok() == cwd.canonicalize().ok()) {
+        return Some(String::new());
+    }
+    Some(format!("{}/", shown.trim_end_matches('/')))
 }
 
 /// The mode git gives a symbolic link.

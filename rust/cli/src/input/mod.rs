@@ -8,12 +8,12 @@ mod descriptor_set;
 mod editions;
 mod git;
 mod imports;
-mod java_order;
+pub mod java_order;
 mod proto;
 mod protoc;
 mod pulsar;
 pub mod roots;
-mod wire;
+pub mod wire;
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -23,6 +23,7 @@ use std::rc::Rc;
 use prost_types::FileDescriptorSet;
 use protocompat::model::SchemaData;
 
+pub use confine::written_inside;
 pub use protoc::ProtocOptions;
 use roots::{Root, Roots};
 
@@ -142,6 +143,23 @@ const MAX_SCANNED_FILES: usize = 20_000;
 
 /// Every schema `spec` names: one for a file, each version for a saved history.
 pub fn load(spec: &Spec, options: &SideOptions) -> Result<Vec<Loaded>, String> {
+    match find(spec, options)? {
+        Found::Schemas(schemas) => Ok(schemas),
+        Found::Absent(why) => Err(why),
+    }
+}
+
+/// What a side holds for the schema asked for.
+pub enum Found {
+    Schemas(Vec<Loaded>),
+    /// A directory or git tree in which no file declares the root message (and none has the
+    /// other side's file name): the message is new there. Says so, in words.
+    Absent(String),
+}
+
+/// As [`load`], but a directory or tree that lacks the message says so rather than failing:
+/// against a baseline, a schema the baseline lacks is new.
+pub fn find(spec: &Spec, options: &SideOptions) -> Result<Found, String> {
     match spec {
         Spec::Git {
             repo,
@@ -150,10 +168,10 @@ pub fn load(spec: &Spec, options: &SideOptions) -> Result<Vec<Loaded>, String> {
             label,
         } => {
             let tree = git::read_tree(repo, rev, subdir, label)?;
-            one(in_tree(Root::Tree(Rc::new(tree)), options)?)
+            in_tree(Root::Tree(Rc::new(tree)), options)
         }
-        Spec::Path(path) if path.is_dir() => one(in_tree(Root::Dir(path.clone()), options)?),
-        Spec::Path(path) => load_file(path, options),
+        Spec::Path(path) if path.is_dir() => in_tree(Root::Dir(path.clone()), options),
+        Spec::Path(path) => load_file(path, options).map(Found::Schemas),
     }
 }
 
@@ -211,7 +229,7 @@ fn load_file(path: &Path, options: &SideOptions) -> Result<Vec<Loaded>, String> 
 
 /// The schema of a directory or tree: the other side's root file if it has one by that name,
 /// else the one file that declares the root message.
-fn in_tree(first: Root, options: &SideOptions) -> Result<Loaded, String> {
+fn in_tree(first: Root, options: &SideOptions) -> Result<Found, String> {
     let mut roots = vec![first.clone()];
     roots.extend(options.includes.iter().cloned().map(Root::Dir));
     let roots = Roots(roots);
@@ -219,13 +237,14 @@ fn in_tree(first: Root, options: &SideOptions) -> Result<Loaded, String> {
         .counterpart
         .filter(|name| roots.find(name).is_some())
     {
-        return proto::compile(
+        return one(proto::compile(
             &roots,
             name,
             &first.display(name),
             options.root_message,
             options.protoc,
-        );
+        )?)
+        .map(Found::Schemas);
     }
     let Some(message) = options.root_message else {
         return Err(format!(
@@ -238,18 +257,18 @@ fn in_tree(first: Root, options: &SideOptions) -> Result<Loaded, String> {
     let mut found =
         proto::files_declaring(&roots, message, MAX_SCANNED_FILES, options.protoc, &shown)?;
     if found.len() == 1 {
-        return Ok(found.remove(0).1);
+        return Ok(Found::Schemas(vec![found.remove(0).1]));
     }
     let names: Vec<&str> = found.iter().map(|(name, _)| name.as_str()).collect();
     match names.as_slice() {
-        [] => Err(format!(
+        [] => Ok(Found::Absent(format!(
             "no .proto file of {} declares `{message}`{}",
             first_label(&first),
             options
                 .counterpart
                 .map(|name| format!(" (and it has no `{name}`)"))
                 .unwrap_or_default()
-        )),
+        ))),
         several => Err(format!(
             "{} files of {} declare `{message}`: {}",
             several.len(),

@@ -31,6 +31,9 @@ pub struct Tree {
     /// For the copy of a directory's files that protoc is given ([`super::closure`]): the
     /// directory, which the copy is shown as.
     pub copied_from: Option<PathBuf>,
+    /// For a tree read from git: where its files are in the work tree (`src/main/proto/`),
+    /// so that a finding in it is located at a path an editor opens.
+    pub worktree: Option<String>,
 }
 
 /// Why a file of a root was not read.
@@ -69,6 +72,18 @@ impl Root {
         }
     }
 
+    /// Where a declaration of file `name` is located for the user: in a git tree, the file's
+    /// path in the work tree (its lines are those at the ref); else as [`Root::display`].
+    pub fn source_path(&self, name: &str) -> String {
+        match self {
+            Root::Tree(tree) if tree.copied_from.is_none() => match &tree.worktree {
+                Some(prefix) => format!("{prefix}{name}"),
+                None => self.display(name),
+            },
+            _ => self.display(name),
+        }
+    }
+
     /// Whether `name` is a file of this root. One that symbolic links take out of the root
     /// counts, so that the import finds it here and is refused, rather than found in a later
     /// root. A name that leaves it as written (`/etc/x.proto`, `../x.proto`: another side's
@@ -97,15 +112,20 @@ impl Root {
 
     /// A tree of `files` (read from this root) shown as this root is.
     pub fn copy(&self, files: BTreeMap<String, Vec<u8>>) -> Tree {
-        let (label, copied_from) = match self {
-            Root::Dir(dir) => (dir.display().to_string(), Some(dir.clone())),
-            Root::Tree(tree) => (tree.label.clone(), tree.copied_from.clone()),
+        let (label, copied_from, worktree) = match self {
+            Root::Dir(dir) => (dir.display().to_string(), Some(dir.clone()), None),
+            Root::Tree(tree) => (
+                tree.label.clone(),
+                tree.copied_from.clone(),
+                tree.worktree.clone(),
+            ),
         };
         Tree {
             label,
             files,
             links: BTreeMap::new(),
             copied_from,
+            worktree,
         }
     }
 
@@ -403,7 +423,7 @@ impl FileResolver for SideResolver {
         }
         self.opened
             .borrow_mut()
-            .insert(name.to_owned(), root.display(name));
+            .insert(name.to_owned(), root.source_path(name));
         root.open(name)
     }
 }

@@ -19,6 +19,8 @@ use crate::locate::{Index, Position};
 pub enum Format {
     Text,
     Json,
+    /// GitHub Actions' workflow commands (`github-actions`, Buf's name, is taken too).
+    #[value(alias = "github-actions")]
     Github,
     Junit,
 }

@@ -188,7 +188,12 @@ impl Compiled {
         let files = with_sources
             .file
             .iter()
-            .filter_map(|f| Some((f.name().to_owned(), roots.find(f.name())?.display(f.name()))))
+            .filter_map(|f| {
+                Some((
+                    f.name().to_owned(),
+                    roots.find(f.name())?.source_path(f.name()),
+                ))
+            })
             .collect();
         let sources = Sources {
             set: with_sources,

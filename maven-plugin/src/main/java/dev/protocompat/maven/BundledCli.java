@@ -55,9 +55,17 @@ final class BundledCli {
      */
     static Path extract(ClassLoader loader, String platform, Path dir) throws MojoExecutionException {
         String name = platform + "/protocompat";
-        String expected = expectedDigests(loader).get(name);
+        Map<String, String> digests = expectedDigests(loader);
+        String expected = digests.get(name);
         if (expected == null) {
-            throw new MojoExecutionException(SUMS + " in the plugin's jar has no digest for " + name);
+            // A plugin built from a checkout without the static build's tools carries its
+            // build host's executable only (src/build/bundle-cli.sh).
+            String carried = digests.keySet().stream().map(key -> key.replace("/protocompat", ""))
+                    .sorted().collect(java.util.stream.Collectors.joining(", "));
+            throw new MojoExecutionException(SUMS + " in the plugin's jar has no digest for " + name
+                    + ": this build of the plugin carries protocompat for " + (carried.isEmpty() ? "no platform" : carried)
+                    + " only; set <executable> (-Dprotocompat.executable) to a protocompat for " + platform
+                    + ", or use a plugin built with the static executables (ci/prerequisites.sh static-cli)");
         }
         Path target = dir.resolve("protocompat");
         try {

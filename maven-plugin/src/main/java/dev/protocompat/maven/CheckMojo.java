@@ -8,9 +8,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.apache.maven.execution.MavenSession;
 import org.apache.maven.plugin.AbstractMojo;
+import org.apache.maven.plugin.MojoExecution;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugin.descriptor.PluginDescriptor;
@@ -36,6 +39,9 @@ public class CheckMojo extends AbstractMojo {
 
     /** The environment variable the CLI reads the admin API's token from. */
     static final String TOKEN_VARIABLE = "PULSAR_AUTH_TOKEN";
+
+    /** The file name that makes a project: checked whole when no new schema is configured. */
+    static final String PROJECT_FILE = "protocompat.yaml";
 
     /** Leaves the check out. */
     @Parameter(property = "protocompat.skip", defaultValue = "false")
@@ -120,6 +126,15 @@ public class CheckMojo extends AbstractMojo {
     private String serverId;
 
     /**
+     * A project file (protocompat.yaml: its baseline, profile and every topic with its root and
+     * .proto files): the check runs {@code protocompat check --project FILE}, every topic in one
+     * execution. Default: the project directory's protocompat.yaml, when it exists and neither
+     * {@link #protoFiles} nor {@link #descriptorSet} is set.
+     */
+    @Parameter(property = "protocompat.project")
+    private File project;
+
+    /**
      * A protocompat executable to run instead of the bundled one (the plugin carries Linux
      * x86_64 and aarch64 only): a path, or a name looked up on the PATH.
      */
@@ -138,11 +153,19 @@ public class CheckMojo extends AbstractMojo {
     @Parameter(defaultValue = "${settings}", readonly = true, required = true)
     private Settings settings;
 
+    @Parameter(defaultValue = "${mojoExecution}", readonly = true, required = true)
+    private MojoExecution mojoExecution;
+
+    @Parameter(defaultValue = "${session}", readonly = true, required = true)
+    private MavenSession session;
+
     @Component
     private SettingsDecrypter settingsDecrypter;
 
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
+        // Before the skip: a pom's <skip>false</skip> hides -Dprotocompat.skip=true too.
+        warnOfHiddenProperties();
         if (skip) {
             getLog().info("protocompat: check skipped (protocompat.skip)");
             return;
@@ -167,21 +190,14 @@ public class CheckMojo extends AbstractMojo {
 
     private void verdict(CliRun run) throws MojoExecutionException, MojoFailureException {
         switch (run.exit()) {
-            case 0: {
-                boolean[] warning = Report.warningLines(run.lines());
-                for (int i = 0; i < warning.length; i++) {
-                    if (warning[i]) {
-                        getLog().warn(run.lines().get(i));
-                    } else {
-                        getLog().info(run.lines().get(i));
-                    }
-                }
+            case 0:
+                log(run.lines(), Report.levels(run.lines(), false, failOnWarning));
                 return;
-            }
             case 1: {
-                run.lines().forEach(getLog()::error);
-                List<String> summary = Report.summary(run.lines());
-                boolean warningsOnly = summary.stream().anyMatch(line -> line.startsWith("Compatible "));
+                log(run.lines(), Report.levels(run.lines(), true, failOnWarning));
+                List<String> summary = Report.summary(run.lines(), failOnWarning);
+                boolean warningsOnly = !summary.isEmpty()
+                        && summary.stream().noneMatch(line -> line.startsWith("Incompatible "));
                 String what = warningsOnly
                         ? "The schema change has warnings, and failOnWarning is set"
                         : "The schema change is incompatible";
@@ -198,16 +214,49 @@ public class CheckMojo extends AbstractMojo {
         }
     }
 
+    private void log(List<String> lines, List<Report.Level> levels) {
+        for (int i = 0; i < lines.size(); i++) {
+            switch (levels.get(i)) {
+                case ERROR -> getLog().error(lines.get(i));
+                case WARNING -> getLog().warn(lines.get(i));
+                default -> getLog().info(lines.get(i));
+            }
+        }
+    }
+
     private static String indent(List<String> lines) {
         return lines.stream().map(line -> "  " + line).collect(Collectors.joining("\n"));
     }
 
+    private void warnOfHiddenProperties() {
+        Map<String, String> expressions = new HashMap<>();
+        for (org.apache.maven.plugin.descriptor.Parameter parameter
+                : mojoExecution.getMojoDescriptor().getParameters()) {
+            if (parameter.getExpression() != null) {
+                expressions.put(parameter.getName(), parameter.getExpression());
+            }
+        }
+        HiddenProperties.find(mojoExecution.getConfiguration(), expressions, session.getUserProperties())
+                .forEach(getLog()::warn);
+    }
+
+    /** The project file to check whole, if any: {@link #project}, else protocompat.yaml when no new schema is set. */
+    private File projectFile() {
+        if (project != null) {
+            return project;
+        }
+        boolean newSchemaSet = (protoFiles != null && !protoFiles.isEmpty()) || descriptorSet != null;
+        File conventional = new File(basedir, PROJECT_FILE);
+        return !newSchemaSet && conventional.isFile() ? conventional : null;
+    }
+
     private CliArguments arguments() {
         CliArguments args = new CliArguments();
+        args.project = relative(projectFile());
         args.protoFiles = relative(protoFiles);
         args.descriptorSet = relative(descriptorSet);
         args.includes = relative(includes);
-        if (args.includes.isEmpty()) {
+        if (args.includes.isEmpty() && args.project == null) {
             File conventional = new File(basedir, "src/main/proto");
             if (conventional.isDirectory()) {
                 args.includes = List.of(relative(conventional));

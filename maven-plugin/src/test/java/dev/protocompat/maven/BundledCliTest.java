@@ -85,6 +85,7 @@ class BundledCliTest {
         ClassLoader jar = jarWith(new byte[] {1}, "x");
         MojoExecutionException e = assertThrows(MojoExecutionException.class,
                 () -> BundledCli.extract(jar, "linux-aarch64", temp.resolve("out")));
-        assertTrue(e.getMessage().contains("no digest for linux-aarch64/protocompat"), e.getMessage());
+        assertTrue(e.getMessage().contains("no digest for linux-aarch64/protocompat: this build of the plugin"
+                + " carries protocompat for linux-x86_64 only; set <executable>"), e.getMessage());
     }
 }

@@ -67,6 +67,7 @@ class CliArgumentsTest {
         assertTrue(e.getMessage().contains("set <protoFiles>"), e.getMessage());
         assertTrue(e.getMessage().contains("<descriptorSet>"), e.getMessage());
         assertTrue(e.getMessage().contains("<adminUrl> and <topic>"), e.getMessage());
+        assertTrue(e.getMessage().contains("protocompat.yaml beside the pom (or set <project>)"), e.getMessage());
     }
 
     @Test
@@ -85,6 +86,28 @@ class CliArgumentsTest {
         args.against = "old";
         MojoExecutionException e = assertThrows(MojoExecutionException.class, args::toArgs);
         assertTrue(e.getMessage().contains("not both"), e.getMessage());
+    }
+
+    @Test
+    void aProjectFileIsCheckedWholeWithThePomsSettingsAsOverrides() throws Exception {
+        CliArguments args = new CliArguments();
+        args.project = new File("protocompat.yaml");
+        args.against = ".git#ref=origin/main";
+        args.profile = "conservative";
+        args.failOnWarning = true;
+        assertEquals(List.of("check", "--project", "protocompat.yaml", "--against", ".git#ref=origin/main",
+                "--profile", "conservative", "--fail-on-warning"), args.toArgs());
+    }
+
+    @Test
+    void aProjectFileRefusesWhatItSetsPerTopic() {
+        CliArguments args = new CliArguments();
+        args.project = new File("protocompat.yaml");
+        args.root = "shop.Order";
+        args.includes = List.of(new File("src/main/proto"));
+        MojoExecutionException e = assertThrows(MojoExecutionException.class, args::toArgs);
+        assertTrue(e.getMessage().contains("<root>, <includes> cannot be set with the project file protocompat.yaml"),
+                e.getMessage());
     }
 
     @Test

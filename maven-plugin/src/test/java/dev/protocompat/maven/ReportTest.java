@@ -3,7 +3,12 @@
  */
 package dev.protocompat.maven;
 
+import static dev.protocompat.maven.Report.Level.ERROR;
+import static dev.protocompat.maven.Report.Level.INFO;
+import static dev.protocompat.maven.Report.Level.WARNING;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,19 +33,63 @@ class ReportTest {
 
     @Test
     void theSummaryIsTheVerdictAndEachFindingsFirstLine() {
-        assertEquals(List.of(REPORT.get(0), REPORT.get(1), REPORT.get(6), REPORT.get(7)), Report.summary(REPORT));
+        assertEquals(List.of(REPORT.get(0), REPORT.get(1), REPORT.get(6), REPORT.get(7)), Report.summary(REPORT, false));
     }
 
     @Test
-    void aWarningsLinesAreTheFindingAndTheIndentedLinesUnderIt() {
-        boolean[] warning = Report.warningLines(REPORT);
-        List<Integer> warned = new ArrayList<>();
-        for (int i = 0; i < warning.length; i++) {
-            if (warning[i]) {
-                warned.add(i);
-            }
-        }
-        assertEquals(List.of(7, 8), warned);
+    void aFailedChecksViolationsAreErrorsItsWarningsWarningsAndTheRestInfo() {
+        assertEquals(List.of(ERROR, ERROR, ERROR, ERROR, ERROR, ERROR, ERROR, WARNING, WARNING, INFO, INFO, INFO),
+                Report.levels(REPORT, true, false));
+    }
+
+    @Test
+    void failOnWarningMakesTheWarningsErrors() {
+        assertEquals(List.of(ERROR, ERROR, ERROR, ERROR, ERROR, ERROR, ERROR, ERROR, ERROR, INFO, INFO, INFO),
+                Report.levels(REPORT, true, true));
+    }
+
+    @Test
+    void aPassingChecksWarningsAreWarningsAndTheRestInfo() {
+        List<String> passed = List.of(
+                "Compatible PROTOBUF_NATIVE schema d5675e93d237 under FULL (profile pip246): 1 warning against 1 existing schema",
+                REPORT.get(7), REPORT.get(8), REPORT.get(9), "note: BACKWARD compares the latest of the 2 existing schemas only");
+        assertEquals(List.of(INFO, WARNING, WARNING, INFO, INFO), Report.levels(passed, false, false));
+    }
+
+    @Test
+    void aFindingIsKnownByItsLeadingRuleIdWhateverFollowsThePath() {
+        assertTrue(Report.isFinding("proto/shop/order.proto:8:3: FIELD_NUMBER_CHANGED shop.Order.note (field 4):"
+                + " writer=number 4 reader=number 5 (both directions)"));
+        assertTrue(Report.isFinding("warning: SCALAR_TYPE_CHANGED shop.Order.id (field 1)"));
+        assertFalse(Report.isFinding("FULL_TRANSITIVE: the new schema must read data written with existing[0]"));
+        assertFalse(Report.isFinding("note: BACKWARD_TRANSITIVE compares every existing schema"));
+        assertFalse(Report.isFinding("new: proto/MY_DIR order.proto"));
+    }
+
+    /** A project's report (check --project), cut short: one topic refused, one passing. */
+    private static final List<String> PROJECT = List.of(
+            "topic persistent://shop/orders/orders: shop.Order in proto/shop/order.proto, against git main",
+            "Incompatible PROTOBUF_NATIVE schema 918e2cb4394b under FULL (profile pip246): 2 violations, 0 warnings against 1 existing schema",
+            "proto/shop/order.proto:8:3: FIELD_NUMBER_CHANGED shop.Order.note (field 4): writer=number 4 reader=number 5 [FULL, existing[0] 9d215e2d1772: existing writes, new reads]",
+            "    fix: give field note its old number 4",
+            "new: proto/shop/order.proto",
+            "",
+            "topic persistent://shop/fulfilment/shipments: shop.Shipment in proto/shop/shipment.proto, against git main",
+            "Compatible PROTOBUF_NATIVE schema 405509afd092 under BACKWARD (profile pip246): 0 warnings against 1 existing schema",
+            "new: proto/shop/shipment.proto",
+            "",
+            "protocompat.yaml: 2 topics: 1 incompatible, 1 compatible");
+
+    @Test
+    void aProjectsSummaryNamesEachTopicAndItsFailingVerdictOnly() {
+        assertEquals(List.of(PROJECT.get(0), PROJECT.get(1), PROJECT.get(2), PROJECT.get(6), PROJECT.get(10)),
+                Report.summary(PROJECT, false));
+    }
+
+    @Test
+    void aPassingTopicsVerdictInAFailedProjectIsInfo() {
+        assertEquals(List.of(INFO, ERROR, ERROR, ERROR, INFO, INFO, INFO, INFO, INFO, INFO, INFO),
+                Report.levels(PROJECT, true, false));
     }
 
     @Test
@@ -49,7 +98,7 @@ class ReportTest {
         for (int i = 0; i < Report.MAX_FINDINGS + 3; i++) {
             lines.add(REPORT.get(1));
         }
-        List<String> summary = Report.summary(lines);
+        List<String> summary = Report.summary(lines, false);
         assertEquals(Report.MAX_FINDINGS + 2, summary.size());
         assertEquals("... and 3 more findings (the report above lists them all)", summary.get(summary.size() - 1));
     }

@@ -1,12 +1,15 @@
 //! `protocompat check`: loads each side with its own roots, decides which existing schemas the
 //! broker would compare, runs the engine, and reports in the asked format.
 
+mod project;
+
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use protocompat::text::printable;
-use protocompat::{Bounds, CheckError, Checker, Limits, SchemaRef, Strategy};
+use protocompat::{Bounds, CheckError, Checker, Limits, Profile, SchemaRef, Strategy};
 
-use crate::args::{limit_flag, parse_limits, CheckArgs};
+use crate::args::{limit_flag, parse_limits, CheckArgs, DEFAULT_PROFILE};
 use crate::broker;
 use crate::console::{self, print_err, print_out};
 use crate::fix::{Scope, Status};
@@ -21,68 +24,159 @@ fn refuse(format: Format, file: Option<&str>, rule: Option<&str>, message: &str)
 }
 
 pub fn run(request: CheckArgs) -> ExitCode {
+    if request.inputs.is_empty() {
+        // No file named: the project file's topics, each checked as below.
+        return project::run(&request);
+    }
     let format = request.format;
-    let limits = match parse_limits(&request.limits) {
-        Ok(limits) => limits,
-        Err(message) => return refuse(format, None, None, &message),
-    };
-    let (new_input, positional) = request.inputs.split_last().expect("clap requires NEW");
-    let sides = [
-        !positional.is_empty(),
-        !request.against.is_empty(),
-        request.broker.admin_url.is_some(),
-    ];
-    if sides.iter().filter(|&&given| given).count() > 1 {
+    if request.broker.admin_url.is_some() && request.broker.topic.is_none() {
         return refuse(
             format,
             None,
             None,
+            "--admin-url needs --topic TOPIC when a file is named (without files, it is the \
+             baseline of every topic of the project file)",
+        );
+    }
+    let (new_input, positional) = request.inputs.split_last().expect("not empty");
+    let given = Given {
+        new_input,
+        positional,
+        against: &request.against,
+        against_include: &request.against_include,
+        broker: request
+            .broker
+            .admin_url
+            .as_deref()
+            .zip(request.broker.topic.as_deref()),
+        root: request.input.root.as_deref(),
+        includes: &request.input.include,
+        strategy: request.strategy,
+        profile: request.profile.unwrap_or(DEFAULT_PROFILE),
+    };
+    match check(&request, &given) {
+        Ok(done) => {
+            print_out(&done.output);
+            ExitCode::from(if done.failed { 1 } else { 0 })
+        }
+        Err(refused) => refused.say(format),
+    }
+}
+
+/// What one check compares: the inputs and roots of each side, from the command line or from
+/// a topic of the project file.
+pub struct Given<'a> {
+    pub new_input: &'a str,
+    pub positional: &'a [String],
+    pub against: &'a [String],
+    pub against_include: &'a [PathBuf],
+    /// `--admin-url` and `--topic`.
+    pub broker: Option<(&'a str, &'a str)>,
+    pub root: Option<&'a str>,
+    pub includes: &'a [PathBuf],
+    pub strategy: Option<Strategy>,
+    pub profile: &'static Profile,
+}
+
+/// A check's report, rendered in the asked format.
+pub struct Done {
+    pub output: String,
+    pub failed: bool,
+    /// The existing side lacks the schema: it is new, and nothing was compared.
+    pub new: bool,
+}
+
+/// Bad input or usage: the input it is about, the rule that refused it, and why.
+pub struct Refused {
+    pub file: Option<String>,
+    pub rule: Option<String>,
+    pub message: String,
+    /// NEW is a directory in which no file declares the root message.
+    pub absent: bool,
+}
+
+impl Refused {
+    fn new(file: Option<&str>, rule: Option<&str>, message: impl Into<String>) -> Refused {
+        Refused {
+            file: file.map(str::to_owned),
+            rule: rule.map(str::to_owned),
+            message: message.into(),
+            absent: false,
+        }
+    }
+
+    /// Says it on stderr, and on stdout in `format`; exit status 2.
+    pub fn say(&self, format: Format) -> ExitCode {
+        refuse(
+            format,
+            self.file.as_deref(),
+            self.rule.as_deref(),
+            &self.message,
+        )
+    }
+}
+
+/// One check: loads each side, runs the engine, renders the report.
+pub fn check(request: &CheckArgs, given: &Given) -> Result<Done, Refused> {
+    let limits = parse_limits(&request.limits).map_err(|m| Refused::new(None, None, m))?;
+    let (new_input, positional) = (given.new_input, given.positional);
+    let sides = [
+        !positional.is_empty(),
+        !given.against.is_empty(),
+        given.broker.is_some(),
+    ];
+    if sides.iter().filter(|&&given| given).count() > 1 {
+        return Err(Refused::new(
+            None,
+            None,
             "give the existing side one way only: inputs before NEW, --against, or \
              --admin-url with --topic",
-        );
+        ));
     }
     // Inputs are read in the order given, so the first bad one is the one named; --against
     // inputs come after NEW, whose root file they look for.
     let mut existing: Vec<Loaded> = Vec::new();
     let new_side = SideOptions {
-        root_message: request.input.root.as_deref(),
-        includes: &request.input.include,
+        root_message: given.root,
+        includes: given.includes,
         counterpart: None,
         protoc: request.input.protoc(),
     };
     for spec in positional {
-        match load_side(spec, &new_side) {
-            Ok(loaded) => existing.extend(loaded),
-            Err(message) => return refuse(format, Some(spec), None, &message),
-        }
+        existing.extend(load_side(spec, &new_side).map_err(|m| Refused::new(Some(spec), None, m))?);
     }
-    let new = match load_one(new_input, &new_side) {
-        Ok(new) => new,
-        Err(message) => return refuse(format, Some(new_input), None, &message),
+    let new = match Spec::parse(new_input).and_then(|spec| input::find(&spec, &new_side)) {
+        Ok(input::Found::Absent(why)) => {
+            let mut refused = Refused::new(Some(new_input), None, why);
+            refused.absent = true;
+            return Err(refused);
+        }
+        Ok(input::Found::Schemas(loaded)) => {
+            one_schema(loaded).map_err(|m| Refused::new(Some(new_input), None, m))?
+        }
+        Err(m) => return Err(Refused::new(Some(new_input), None, m)),
     };
     let (new_root, new_file) = input::root_of(&new.data).unzip();
     if !sides.contains(&true) {
         // Whatever is wrong with the new schema is said first, as the broker would say it.
         if let Err(e) = protocompat::Schema::decode(&new.data) {
-            return refuse(format, Some(&new.label), Some(e.rule.id()), &e.message);
+            return Err(Refused::new(Some(&new.label), Some(e.rule.id()), e.message));
         }
-        return refuse(
-            format,
+        return Err(Refused::new(
             Some(&new.label),
             None,
             "nothing to compare it with: give the existing schema before it \
              (protocompat check OLD NEW), as --against INPUT (a file, a directory, \
              .git#ref=main), or as a topic's history with --admin-url URL --topic TOPIC",
-        );
+        ));
     }
 
     let mut notes = Vec::new();
-    let mut strategy = request.strategy;
-    if let Some(url) = &request.broker.admin_url {
-        let (topic, history) = match broker::fetch(&request.broker) {
-            Ok(fetched) => fetched,
-            Err(message) => return refuse(format, Some(url), None, &message),
-        };
+    let mut strategy = given.strategy;
+    let mut is_new = false;
+    if let Some((url, topic)) = given.broker {
+        let (topic, history) = broker::fetch_topic(&request.broker.access, url, topic)
+            .map_err(|m| Refused::new(Some(url), None, m))?;
         match (strategy, history.strategy) {
             (Some(given), Ok(broker)) if given != broker => notes.push(format!(
                 "--strategy {} replaces the topic's {}",
@@ -91,30 +185,39 @@ pub fn run(request: CheckArgs) -> ExitCode {
             )),
             (Some(_), _) => {}
             (None, Ok(broker)) => strategy = Some(broker),
-            (None, Err(message)) => return refuse(format, Some(url), None, &message),
+            (None, Err(message)) => return Err(Refused::new(Some(url), None, message)),
         }
         if history.schemas.is_empty() {
+            is_new = true;
             notes.push(format!(
                 "{} has no schema: the broker stores the first one without a check",
                 printable(&topic)
             ));
         }
         existing = history.schemas;
-    } else if !request.against.is_empty() {
+    } else if !given.against.is_empty() {
         // The existing side looks for the new side's message, in its file if it has one.
-        let root = request.input.root.as_deref().or(new_root.as_deref());
-        for spec in &request.against {
+        let root = given.root.or(new_root.as_deref());
+        for spec in given.against {
             let against = SideOptions {
                 root_message: root,
-                includes: &request.against_include,
+                includes: given.against_include,
                 counterpart: new_file.as_deref(),
                 protoc: request.input.protoc(),
             };
-            match load_side(spec, &against) {
-                Ok(loaded) => existing.extend(loaded),
-                Err(message) => return refuse(format, Some(spec), None, &message),
+            let found = Spec::parse(spec)
+                .and_then(|parsed| input::find(&parsed, &against))
+                .map_err(|m| Refused::new(Some(spec), None, m))?;
+            match found {
+                input::Found::Schemas(loaded) => existing.extend(loaded),
+                // Not there: the schema is new, as a topic's first upload is.
+                input::Found::Absent(why) => notes.push(format!(
+                    "new: {why}: nothing to compare, and the broker stores a topic's first \
+                     schema without a check"
+                )),
             }
         }
+        is_new = existing.is_empty();
     }
     let reload = || load_one(new_input, &new_side);
     let sides = Sides {
@@ -122,13 +225,16 @@ pub fn run(request: CheckArgs) -> ExitCode {
         existing,
         reload: &reload,
     };
-    report(
-        &request,
+    let mut done = report(
+        request,
+        given.profile,
         limits,
         strategy.unwrap_or(Strategy::Full),
         sides,
         notes,
-    )
+    )?;
+    done.new = is_new;
+    Ok(done)
 }
 
 /// The schemas of a check, and how to load NEW again after `--fix` edited it.
@@ -142,11 +248,12 @@ struct Sides<'r> {
 /// the check of the files they were made in, which is reported.
 fn report(
     request: &CheckArgs,
+    profile: &'static Profile,
     limits: Limits,
     strategy: Strategy,
     sides: Sides,
     notes: Vec<String>,
-) -> ExitCode {
+) -> Result<Done, Refused> {
     let Sides {
         mut new,
         existing,
@@ -179,7 +286,7 @@ fn report(
         };
         let data: Vec<&[u8]> = compared.iter().map(|e| e.data.as_slice()).collect();
         let checker = Checker::with_limits(Bounds::NONE, limits)
-            .with_profile(request.profile)
+            .with_profile(profile)
             .with_examples(!request.no_examples);
         let report = match checker.check(&data, &new.data, strategy) {
             Ok(report) => report,
@@ -192,14 +299,13 @@ fn report(
                     .setting
                     .map(|setting| format!(" ({}=N raises it)", limit_flag(setting)))
                     .unwrap_or_default();
-                return refuse(
-                    format,
+                return Err(Refused::new(
                     Some(label),
                     Some(e.rule.id()),
-                    &format!("{}{hint}", e.message),
-                );
+                    format!("{}{hint}", e.message),
+                ));
             }
-            Err(internal) => return refuse(format, None, None, &internal.render(limit_flag)),
+            Err(internal) => return Err(Refused::new(None, None, internal.render(limit_flag))),
         };
         let mut run = Run::new(
             &report,
@@ -212,7 +318,7 @@ fn report(
         run.fixed = std::mem::take(&mut fixed);
         if !request.no_fixes {
             run = run.with_fixes(FixSetup {
-                profile: request.profile,
+                profile,
                 limits,
                 work: checker.stats().last_check_work,
                 scope: Scope {
@@ -221,19 +327,18 @@ fn report(
             });
         }
         if request.fix && round == 0 {
-            match make_fixes(format, &run, reload) {
-                Ok(Some((edited, outcomes))) => {
-                    fixed = outcomes;
-                    drop(run);
-                    new = edited;
-                    continue;
-                }
-                Ok(None) => {}
-                Err(code) => return code,
+            if let Some((edited, outcomes)) = make_fixes(&run, reload)? {
+                fixed = outcomes;
+                drop(run);
+                new = edited;
+                continue;
             }
         }
-        print_out(&output::render(format, &run));
-        return ExitCode::from(if run.failed() { 1 } else { 0 });
+        return Ok(Done {
+            output: output::render(format, &run),
+            failed: run.failed(),
+            new: false,
+        });
     }
     unreachable!("the second round reports")
 }
@@ -243,15 +348,13 @@ fn report(
 /// loaded from the written files, and what was made of each fix; `None` when there is nothing
 /// to make (the check is reported as it is).
 fn make_fixes(
-    format: Format,
     run: &Run,
     reload: &dyn Fn() -> Result<Loaded, String>,
-) -> Result<Option<(Loaded, Vec<Outcome>)>, ExitCode> {
+) -> Result<Option<(Loaded, Vec<Outcome>)>, Refused> {
     let label = &run.new.label;
     let fixes = run.fixes().expect("--fix conflicts with --no-fixes");
     let Some(source) = fixes.source().filter(|s| s.editable()) else {
-        return Err(refuse(
-            format,
+        return Err(Refused::new(
             Some(label),
             None,
             "--fix edits .proto source on disk: NEW must be a .proto file or a directory of them \
@@ -285,7 +388,7 @@ fn make_fixes(
     }
     let written = match crate::fix::write(source, &to_make) {
         Ok(written) => written,
-        Err(message) => return Err(refuse(format, Some(label), None, &message)),
+        Err(message) => return Err(Refused::new(Some(label), None, &message)),
     };
     print_err(&format!(
         "protocompat --fix: wrote {}; checking again",
@@ -300,21 +403,19 @@ fn make_fixes(
         Err(message) => {
             // Never leave the user's tree broken: the files go back as they were.
             let restored = restored(&written);
-            return Err(refuse(
-                format,
+            return Err(Refused::new(
                 Some(label),
                 None,
-                &format!("--fix made a schema that does not load ({message}); {restored}"),
+                format!("--fix made a schema that does not load ({message}); {restored}"),
             ));
         }
     };
     if let Err(difference) = crate::fix::verify(&run.new.data, &fixes.intended(), &edited.data) {
         let restored = restored(&written);
-        return Err(refuse(
-            format,
+        return Err(Refused::new(
             Some(label),
             None,
-            &format!("--fix wrote what no proven fix names ({difference}); {restored}"),
+            format!("--fix wrote what no proven fix names ({difference}); {restored}"),
         ));
     }
     Ok(Some((edited, outcomes)))
@@ -352,7 +453,10 @@ fn say_outcomes(run: &Run, outcomes: &[Outcome]) {
 
 /// The new side: one schema.
 fn load_one(spec: &str, options: &SideOptions) -> Result<Loaded, String> {
-    let mut loaded = load_side(spec, options)?;
+    one_schema(load_side(spec, options)?)
+}
+
+fn one_schema(mut loaded: Vec<Loaded>) -> Result<Loaded, String> {
     match loaded.len() {
         1 => Ok(loaded.remove(0)),
         n => Err(format!(
