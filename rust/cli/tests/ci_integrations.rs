@@ -198,7 +198,9 @@ fn the_action_script_annotates_the_findings() {
             .env_remove("INPUT_SCHEMA"),
     );
     assert_ne!(missing.status.code(), Some(0));
-    assert!(text(&missing.stderr).contains("the action needs its schema input"));
+    assert!(text(&missing.stderr).contains(
+        "the action needs its schema input, or a protocompat.yaml at the repository's root"
+    ));
 }
 
 /// A repository whose file names are an attack on the hook: `--protoc=./evil.proto` (the file
@@ -374,4 +376,67 @@ fn the_action_script_reads_no_input_as_an_option() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--fail-on-warning"), "{stderr}");
     assert!(!stderr.contains("unexpected argument"), "{stderr}");
+}
+
+/// The Action without a schema input, in a pull request's clone: every topic of the project
+/// file, the file's `git: main` read as `origin/main` (the clone has no local main), the
+/// findings as annotations on the work tree's files.
+#[test]
+fn the_action_checks_every_topic_of_the_project_file_in_a_pull_request() {
+    let upstream = tempdir("action-project-upstream");
+    copy_dir(&repo().join("examples/service"), &upstream);
+    git(&upstream, &["init", "-q", "-b", "main"]);
+    git(&upstream, &["add", "."]);
+    git(&upstream, &["commit", "-q", "-m", "v1"]);
+    let clone = tempdir("action-project-clone").join("service");
+    git(
+        clone.parent().unwrap(),
+        &["clone", "-q", path(&upstream), "service"],
+    );
+    git(&clone, &["checkout", "-q", "-b", "feature"]);
+    git(&clone, &["branch", "-q", "-D", "main"]);
+    std::fs::copy(
+        repo().join("examples/shop/v3/order.proto"),
+        clone.join("proto/shop/order.proto"),
+    )
+    .unwrap();
+    let action = |extra: &[(&str, &str)]| {
+        let mut command = Command::new("bash");
+        command
+            .arg(script("github-action.sh"))
+            .env("INPUT_SCHEMA", "")
+            .env("INPUT_PROJECT", "")
+            .env("INPUT_PROFILE", "")
+            .env("INPUT_FAIL_ON_WARNING", "false")
+            .env("PULSAR_AUTH_TOKEN", "")
+            .env("GITHUB_BASE_REF", "main");
+        for (name, value) in extra {
+            command.env(name, value);
+        }
+        run(&clone, &mut command)
+    };
+    let out = action(&[]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    let number_changed = stdout
+        .lines()
+        .filter(|l| {
+            l.starts_with(
+                "::error file=proto/shop/order.proto,line=8,col=3,title=FIELD_NUMBER_CHANGED::",
+            )
+        })
+        .count();
+    assert_eq!(number_changed, 1, "one annotation for the change: {stdout}");
+
+    // A schema input and a project input together are a mistake, said as one.
+    let both = action(&[
+        ("INPUT_SCHEMA", "proto/shop/order.proto"),
+        ("INPUT_PROJECT", "protocompat.yaml"),
+    ]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(
+        text(&both.stderr).contains("not both"),
+        "{}",
+        text(&both.stderr)
+    );
 }

@@ -18,11 +18,12 @@ fn compatible_pair_exits_0_and_says_so() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
-    assert!(
-        stdout.starts_with("Compatible PROTOBUF_NATIVE schema"),
-        "{stdout}"
+    // The report leads with what the user named: the root and the file.
+    let lead = format!(
+        "shop.Order in {}: Compatible under FULL (profile pip246): ",
+        path(&case("allowed_changes", "new"))
     );
-    assert!(stdout.contains("under FULL"), "{stdout}");
+    assert!(stdout.starts_with(&lead), "{stdout}");
     assert!(out.stderr.is_empty());
 }
 
@@ -40,10 +41,11 @@ fn incompatible_pair_exits_1_and_lists_findings() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     let stdout = text(&out.stdout);
-    assert!(
-        stdout.starts_with("Incompatible PROTOBUF_NATIVE schema"),
-        "{stdout}"
+    let lead = format!(
+        "shop.Order in {}: Incompatible under BACKWARD (profile pip246): ",
+        path(&case("field_kind_changed_message", "new"))
     );
+    assert!(stdout.starts_with(&lead), "{stdout}");
     assert!(stdout.contains("FIELD_KIND_CHANGED shop.Order.total (field 2): writer=message shop.Money reader=message shop.Price [BACKWARD, existing[0] "), "{stdout}");
     assert!(
         stdout.contains(&format!("existing[0]: {}", old.display())),
@@ -61,9 +63,16 @@ fn warnings_alone_exit_0() {
         path(&case("scalar_type_changed", "new")),
     ]);
     assert_eq!(out.status.code(), Some(0));
-    assert!(text(&out.stdout).contains(
-        "warning: SCALAR_TYPE_CHANGED shop.Order.id (field 1): writer=int64 reader=string"
-    ));
+    // FULL finds it both ways: one warning entry, naming each schema's side.
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(
+            "warning: SCALAR_TYPE_CHANGED shop.Order.id (field 1): existing=int64 new=string [FULL, \
+             existing[0] "
+        ) && stdout.contains(": both directions]\n"),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches("SCALAR_TYPE_CHANGED").count(), 1, "{stdout}");
 }
 
 /// The same pair under `--profile conservative`: the scalar change the default profile only
@@ -82,14 +91,13 @@ fn the_conservative_profile_rejects_what_the_default_warns_about() {
     let stdout = text(&out.stdout);
     let first = stdout.lines().next().unwrap();
     assert!(
-        first.starts_with("Incompatible PROTOBUF_NATIVE schema")
-            && first.contains("under FULL (profile conservative): 2 violations"),
+        first.contains(": Incompatible under FULL (profile conservative): 2 violations"),
         "{stdout}"
     );
     assert!(
         stdout.contains(
             "\ntests/fixtures/compat/scalar_type_changed/new/order.proto:3:17: TYPE_CHANGED \
-             shop.Order.id (field 1): writer=int64 reader=string [FULL"
+             shop.Order.id (field 1): existing=int64 new=string [FULL"
         ),
         "{stdout}"
     );
@@ -357,14 +365,14 @@ fn descriptor_set_files_and_transitive_histories() {
     ]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("FIELD_NUMBER_CHANGED shop.Order.note (field 2): writer=number 2 reader=number 3 [FULL_TRANSITIVE, existing[0]"), "{stdout}");
+    assert!(stdout.contains("FIELD_NUMBER_CHANGED shop.Order.note (field 2 → 3): existing=number 2 new=number 3 [FULL_TRANSITIVE, existing[0]"), "{stdout}");
     assert!(stdout.contains("[FULL_TRANSITIVE, existing[1]"), "{stdout}");
 }
 
 /// Every `$ protocompat …` transcript in the README is what the command prints today.
 #[test]
 fn readme_transcripts_are_current() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = repo();
     // The README and the documents it links to, wherever a transcript has moved.
     let mut documents = vec![root.join("README.md")];
     let mut docs: Vec<_> = std::fs::read_dir(root.join("docs"))
@@ -387,7 +395,12 @@ fn readme_transcripts_are_current() {
 fn check_transcripts(root: &Path, document: &Path, contents: &str) -> usize {
     let mut checked = 0;
     let mut lines = contents.lines().peekable();
+    let mut block: Vec<&str> = Vec::new();
     while let Some(line) = lines.next() {
+        if line.starts_with("```") {
+            block.clear();
+        }
+        block.push(line);
         let Some(command) = line.strip_prefix("$ protocompat ") else {
             continue;
         };
@@ -395,9 +408,14 @@ fn check_transcripts(root: &Path, document: &Path, contents: &str) -> usize {
         while let Some(next) = lines.next_if(|l| !l.starts_with("```")) {
             expected.push(next);
         }
-        // A block that edits a copy (`$ cp …`, then `check --fix`) runs in a scratch copy of
-        // the examples: tests/fix_transcript.rs replays it.
-        if expected.iter().any(|l| l.starts_with("$ ")) {
+        block.extend(&expected);
+        // A block that works in a copy (`$ cp …`, `$ cd …`, then `check --fix` or a project's
+        // check) runs in a scratch directory: tests/fix_transcript.rs and tests/project.rs
+        // replay those.
+        if block
+            .iter()
+            .any(|l| l.starts_with("$ ") && !l.starts_with("$ protocompat "))
+        {
             continue;
         }
         let out = Command::new(env!("CARGO_BIN_EXE_protocompat"))
@@ -784,7 +802,7 @@ fn the_report_names_which_input_is_new_and_what_the_strategy_asked() {
     ]);
     let stdout = text(&swapped.stdout);
     assert!(
-        stdout.contains(&format!("\nnew: {}\n", path(&old))),
+        stdout.contains(&format!("\nnew: {} (schema data sha256 ", path(&old))),
         "{stdout}"
     );
     assert!(

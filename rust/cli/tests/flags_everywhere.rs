@@ -21,12 +21,15 @@ struct Offered {
 const NOT_IN_CI: &str = "an interactive flag: CI checks and reports, it does not edit or trim";
 
 const OFFERED: &[Offered] = &[
-    // TODO(project file in the Action): it reads protocompat.yaml itself once it learns to
-    // (issue item 3); until then it checks the one schema it is given.
     Offered {
         flag: "--project",
         maven: Ok("project"),
-        action: Err("not yet: the Action checks the schema its inputs name"),
+        action: Ok("project"),
+    },
+    Offered {
+        flag: "--color",
+        maven: Err("Maven colours its own log"),
+        action: Err("GitHub's annotations carry no colour"),
     },
     Offered {
         flag: "--strategy",

@@ -177,5 +177,114 @@ fn junit_output_parses_as_xml() {
         .text()
         .unwrap()
         .contains("examples/shop/v3/order.proto:8:3: FIELD_NUMBER_CHANGED shop.Order.note"));
-    assert_eq!(failure.text().unwrap().lines().count(), 5);
+    // Five failures in three changes: a line a change, FULL's two directions on one.
+    assert_eq!(failure.text().unwrap().lines().count(), 3);
+}
+
+/// `check` with `--color WHEN` and the environment's colour settings; the stdout.
+fn coloured(when: &str, env: &[(&str, &str)], args: &[&str]) -> String {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_protocompat"));
+    command
+        .args(args)
+        .args(["--color", when])
+        .current_dir(support::repo())
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR")
+        .env_remove("CLICOLOR_FORCE");
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    text(&command.output().expect("protocompat runs").stdout)
+}
+
+/// The escape codes `--color` adds, and nothing else: taken out, the coloured report is the
+/// plain one, byte for byte.
+const OUR_CODES: &[&str] = &[
+    "\u{1b}[2m",
+    "\u{1b}[1m",
+    "\u{1b}[31m",
+    "\u{1b}[33m",
+    "\u{1b}[32m",
+    "\u{1b}[0m",
+];
+
+#[test]
+fn colour_is_asked_for_or_forced_and_adds_only_our_codes() {
+    let v3 = shop("v3");
+    let args = strs(&v3);
+    let plain = coloured("never", &[], &args);
+    assert!(!plain.contains('\u{1b}'), "{plain}");
+    let always = coloured("always", &[], &args);
+    // Failures red, warnings yellow, fixes green, locations dim.
+    for (code, what) in [
+        (
+            "\u{1b}[1m\u{1b}[31mFIELD_NUMBER_CHANGED\u{1b}[0m",
+            "a failure's rule",
+        ),
+        (
+            "\u{1b}[1m\u{1b}[33mwarning: SCALAR_TYPE_CHANGED\u{1b}[0m",
+            "a warning's rule",
+        ),
+        (
+            "\u{1b}[32mfix: give field note its old number 4\u{1b}[0m",
+            "a fix",
+        ),
+        (
+            "\u{1b}[2mexamples/shop/v3/order.proto:8:3: \u{1b}[0m",
+            "a location",
+        ),
+    ] {
+        assert!(always.contains(code), "{what}: {always}");
+    }
+    let mut stripped = always.clone();
+    for code in OUR_CODES {
+        stripped = stripped.replace(code, "");
+    }
+    assert_eq!(stripped, plain);
+
+    // auto, on a pipe: plain, unless CLICOLOR_FORCE says otherwise; NO_COLOR wins over it.
+    assert_eq!(coloured("auto", &[], &args), plain);
+    assert_eq!(coloured("auto", &[("CLICOLOR_FORCE", "1")], &args), always);
+    assert_eq!(
+        coloured("auto", &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")], &args),
+        plain
+    );
+    // Another format is never coloured.
+    let mut json = args.clone();
+    json.extend(["--format", "json"]);
+    assert!(!coloured("always", &[], &json).contains('\u{1b}'));
+}
+
+/// A file named to move the cursor and clear the screen reaches a coloured report as an
+/// escape, beside our codes.
+#[test]
+fn colour_keeps_an_input_s_control_characters_inert() {
+    let dir = std::env::temp_dir().join(format!("protocompat-colour-{}", std::process::id()));
+    let hostile = dir.join("a\u{1b}[2Jb");
+    std::fs::create_dir_all(&hostile).unwrap();
+    std::fs::copy(
+        support::repo().join("examples/shop/v3/order.proto"),
+        hostile.join("order.proto"),
+    )
+    .unwrap();
+    let file = hostile.join("order.proto");
+    let against = support::repo().join("examples/shop/v1");
+    let args = [
+        "check",
+        "--root",
+        "shop.Order",
+        "--against",
+        path(&against),
+        "-I",
+        path(&hostile),
+        path(&file),
+    ];
+    let out = coloured("always", &[], &args);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(out.contains("a\\u{1b}[2Jb/order.proto:8:3: "), "{out}");
+    let mut stripped = out.clone();
+    for code in OUR_CODES {
+        stripped = stripped.replace(code, "");
+    }
+    assert!(!stripped.contains('\u{1b}'), "{out:?}");
 }

@@ -8,7 +8,8 @@
 //! - [`rules`]: one module per rule ID, listed by the profiles ([`rules::PROFILES`]);
 //! - `walk`: `canRead(writer, reader)` over every reachable message pair;
 //! - [`strategy`]: which pairs a strategy compares;
-//! - [`report`]: findings, bounded text and JSON renderings;
+//! - [`report`]: findings, bounded text and JSON renderings; [`change`]: the findings of one
+//!   change found in both directions, shown as one;
 //! - [`settings`]: every cache bound and resource limit, named and defaulted once;
 //! - [`contain`]: a panic turned into [`CheckError::Internal`], for the engine and the bridge;
 //! - [`text`]: the one way text from schemas or panics is bounded (by bytes);
@@ -22,6 +23,7 @@
 
 pub mod budget;
 mod cache;
+pub mod change;
 pub mod checker;
 pub mod contain;
 pub mod error;
@@ -37,6 +39,7 @@ pub mod strategy;
 pub mod text;
 mod walk;
 
+pub use change::Change;
 pub use checker::{Bounds, CacheStats, Checker, SchemaSource, Slices};
 pub use contain::{contain_panics, panic_message};
 pub use error::{CheckError, DecodeError, ErrorRule, SchemaError};

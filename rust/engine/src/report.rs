@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use crate::change::{self, Change};
 use crate::example::Example;
 use crate::rules::{RuleId, Severity};
 use crate::schema_ref::{NamedSchema, SchemaDigest, SchemaRef};
@@ -213,6 +214,30 @@ impl Report {
         }
     }
 
+    /// The kept findings, failures first: the order [`Report::changes`] indexes.
+    pub fn findings(&self) -> impl Iterator<Item = &Finding> {
+        self.failures.iter().chain(&self.warnings)
+    }
+
+    /// The kept finding at `index` of [`Report::findings`].
+    pub fn finding(&self, index: usize) -> Option<&Finding> {
+        self.failures
+            .get(index)
+            .or_else(|| self.warnings.get(index.checked_sub(self.failures.len())?))
+    }
+
+    /// The kept findings as changes: a change found in both directions is one
+    /// ([`crate::change`]), indexed as [`Report::findings`]. Failures' changes come first.
+    pub fn changes(&self) -> Vec<Change> {
+        let findings: Vec<&Finding> = self.findings().collect();
+        change::group(&findings)
+    }
+
+    /// How many findings were counted but not kept.
+    pub fn unlisted(&self) -> usize {
+        self.total_failures + self.total_warnings - self.failures.len() - self.warnings.len()
+    }
+
     /// The first line of [`Report::render_text`].
     pub fn summary(&self) -> String {
         let verdict = if self.compatible {
@@ -220,34 +245,75 @@ impl Report {
         } else {
             "Incompatible"
         };
-        let mut summary = format!(
-            "{verdict} PROTOBUF_NATIVE schema {} under {} (profile {}): ",
-            self.new_schema_sha256, self.strategy, self.profile
-        );
-        if !self.compatible {
-            summary.push_str(&format!("{}, ", count(self.total_failures, "violation")));
-        }
-        summary.push_str(&format!(
-            "{} against {}",
-            count(self.total_warnings, "warning"),
-            count(self.existing_schemas, "existing schema")
-        ));
-        summary
+        format!(
+            "{verdict} PROTOBUF_NATIVE schema {} under {} (profile {}): {}",
+            self.new_schema_sha256,
+            self.strategy,
+            self.profile,
+            self.counts()
+        )
     }
 
-    /// The summary line, then one line per failure and per warning, within [`TEXT_LIMIT`]
-    /// bytes; what does not fit is counted in a last line. Each line ends with its rule's
-    /// one-line hint ([`crate::rules::RuleId::hint`]): the same text for every finding of a rule, so
-    /// the broker computes nothing for it and an input cannot make it longer.
+    /// `5 violations, 2 warnings in 4 changes against 1 existing schema`: the findings counted
+    /// per direction, as the broker counts them (violations only when there are any), and, where
+    /// some change was found in both directions and every finding is listed, how many changes
+    /// they make (the lines that list them).
+    pub fn counts(&self) -> String {
+        let mut counts = String::new();
+        if !self.compatible {
+            counts.push_str(&format!("{}, ", count(self.total_failures, "violation")));
+        }
+        counts.push_str(&count(self.total_warnings, "warning"));
+        if self.unlisted() == 0 {
+            let changes = self.changes().len();
+            if changes < self.failures.len() + self.warnings.len() {
+                counts.push_str(&format!(" in {}", count(changes, "change")));
+            }
+        }
+        counts.push_str(&format!(
+            " against {}",
+            count(self.existing_schemas, "existing schema")
+        ));
+        counts
+    }
+
+    /// A change on one line, as [`Finding::render_naming`] shows one finding, and a change
+    /// found both ways as [`change::render_both`] does.
+    pub fn render_change(&self, change: &Change, name: &dyn Fn(usize) -> String) -> String {
+        let first = self.finding(change.first).expect("a change of this report");
+        match change.reverse.and_then(|i| self.finding(i)) {
+            Some(reverse) => change::render_both(first, reverse, name),
+            None => first.render_naming(name),
+        }
+    }
+
+    /// The summary line, then one line per change (a change found in both directions is one
+    /// line: [`crate::change`]), failures' first, within [`TEXT_LIMIT`] bytes; the findings
+    /// that do not fit are counted in a last line. Each line ends with its rule's one-line hint
+    /// ([`crate::rules::RuleId::hint`]): the same text for every finding of a rule, so the
+    /// broker computes nothing for it and an input cannot make it longer.
     pub fn render_text(&self) -> String {
-        let findings = self
-            .failures
-            .iter()
-            .map(|f| ("", f))
-            .chain(self.warnings.iter().map(|w| ("warning: ", w)));
-        let unlisted =
-            self.total_failures + self.total_warnings - self.failures.len() - self.warnings.len();
-        bounded_lines(&self.summary(), findings, hinted, unlisted, TEXT_LIMIT)
+        let changes = self.changes();
+        let hinted = |change: &Change| {
+            let first = self.finding(change.first).expect("a change of this report");
+            let mut line = String::new();
+            if first.severity == Severity::Warning {
+                line.push_str("warning: ");
+            }
+            line.push_str(&self.render_change(change, &|index| format!("existing[{index}]")));
+            line.push_str(" (fix: ");
+            line.push_str(first.rule.hint());
+            line.push(')');
+            line
+        };
+        bounded_lines(
+            &self.summary(),
+            changes.iter(),
+            hinted,
+            |change| change.indices().count(),
+            self.unlisted(),
+            TEXT_LIMIT,
+        )
     }
 
     pub fn to_json(&self) -> String {
@@ -263,24 +329,15 @@ fn count(n: usize, noun: &str) -> String {
     }
 }
 
-/// A finding's line in the broker's text: `prefix`, the finding, its rule's hint.
-fn hinted((prefix, finding): (&str, &Finding)) -> String {
-    let mut line = String::from(prefix);
-    line.push_str(&finding.render());
-    line.push_str(" (fix: ");
-    line.push_str(finding.rule.hint());
-    line.push(')');
-    line
-}
-
 /// Joins `first` and the lines `render` makes of `items` with newlines into at most `limit`
-/// bytes, ending with a line that says how many lines were left out (those that did not fit,
-/// plus `unlisted` that were never given). A line longer than a quarter of the limit is cut.
-/// Once a line does not fit, the rest are counted, not rendered.
+/// bytes, ending with a line that says how many findings were left out (`weight` of each item
+/// that did not fit, plus `unlisted` that were never given). A line longer than a quarter of
+/// the limit is cut. Once a line does not fit, the rest are counted, not rendered.
 pub fn bounded_lines<T>(
     first: &str,
     items: impl Iterator<Item = T>,
     render: impl Fn(T) -> String,
+    weight: impl Fn(&T) -> usize,
     unlisted: usize,
     limit: usize,
 ) -> String {
@@ -291,13 +348,14 @@ pub fn bounded_lines<T>(
     let mut omitted = 0usize;
     let mut items = items;
     while let Some(item) = items.next() {
+        let counted = weight(&item);
         let line = render(item);
         let line = text::bound(&line, budget / 4);
         if joined.len() + 1 + line.len() <= budget {
             joined.push('\n');
             joined.push_str(&line);
         } else {
-            omitted = 1 + items.count();
+            omitted = counted + items.map(|item| weight(&item)).sum::<usize>();
             break;
         }
     }
@@ -365,6 +423,46 @@ mod tests {
     }
 
     #[test]
+    fn a_change_found_both_ways_is_one_line_and_still_two_findings() {
+        let mut report = Report::new("FULL".to_owned(), "pip246", 1, "d5675e93d237".to_owned());
+        let one_way = |writer: &str, reader: &str| Verdict {
+            found: vec![Found {
+                writer: writer.to_owned(),
+                reader: reader.to_owned(),
+                ..found(RuleId::FieldKindChanged, "shop.Order.total")
+            }],
+            failures: 1,
+            warnings: 0,
+            cost: Default::default(),
+        };
+        let sha = "b2bd95d49882".into();
+        report.add_verdict(
+            0,
+            &sha,
+            Direction::ExistingWritesNewReads,
+            &one_way("string", "enum shop.Currency"),
+        );
+        report.add_verdict(
+            0,
+            &sha,
+            Direction::NewWritesExistingReads,
+            &one_way("enum shop.Currency", "string"),
+        );
+        // Counted per direction, as the broker counts; listed once.
+        assert_eq!(report.total_failures, 2);
+        assert_eq!(report.failures.len(), 2);
+        let text = report.render_text();
+        assert_eq!(
+            text,
+            "Incompatible PROTOBUF_NATIVE schema d5675e93d237 under FULL (profile pip246): \
+             2 violations, 0 warnings in 1 change against 1 existing schema\n\
+             FIELD_KIND_CHANGED shop.Order.total (field 2): existing=string \
+             new=enum shop.Currency [FULL, existing[0] b2bd95d49882: both directions] \
+             (fix: keep the old field; add the new type as a new field)"
+        );
+    }
+
+    #[test]
     fn a_rejection_names_the_root_and_the_strategy() {
         let mut report = Report::new(
             "ALWAYS_INCOMPATIBLE".to_owned(),
@@ -397,6 +495,7 @@ mod tests {
                 rendered.set(rendered.get() + 1);
                 format!("line {i} {}", "x".repeat(90))
             },
+            |_| 1,
             5,
             1024,
         );

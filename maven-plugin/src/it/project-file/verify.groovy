@@ -6,10 +6,11 @@ assert log.contains('persistent://shop/orders/orders')
 assert log.contains('persistent://shop/fulfilment/shipments')
 assert log =~ /\[ERROR\] \S*order\.proto:8:3: FIELD_NUMBER_CHANGED shop\.Order\.note /
 // The topic that passes is no error; Maven's summary names the topic that fails.
-assert log.contains('[INFO] Compatible PROTOBUF_NATIVE schema ')
+assert log =~ /\[INFO\] shop\.Shipment in \S+: Compatible under BACKWARD /
 assert log.contains('BUILD FAILURE')
 def summary = log.substring(log.indexOf('BUILD FAILURE'))
-assert summary.contains('  topic persistent://shop/orders/orders: shop.Order in src/main/proto/shop/order.proto')
-assert !summary.contains('Compatible PROTOBUF_NATIVE schema ')
+assert summary.contains('  topic persistent://shop/orders/orders, against ')
+assert summary.contains('  shop.Order in src/main/proto/shop/order.proto: Incompatible under FULL ')
+assert !summary.contains(': Compatible under ')
 assert log.contains('The schema change is incompatible')
 return true

@@ -6,6 +6,7 @@ use protocompat::{Profile, Strategy};
 
 use super::{parse_profile, parse_strategy, InputArgs};
 use crate::broker;
+use crate::output::paint::ColorChoice;
 use crate::output::Format;
 
 #[derive(clap::Args)]
@@ -17,6 +18,11 @@ pub struct CheckArgs {
     /// The report's format; `--error-format`, Buf's spelling, is taken too.
     #[arg(long, visible_alias = "error-format", value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Colour the text report: rule IDs of failures red, of warnings yellow, fixes green,
+    /// locations dim. auto: when stdout is a terminal and NO_COLOR is unset (CLICOLOR_FORCE
+    /// colours any stdout).
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
     /// Exit 1 when the check finds warnings, even if the broker would accept the schema.
     #[arg(long)]
     pub fail_on_warning: bool,

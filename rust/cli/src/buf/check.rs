@@ -1,7 +1,7 @@
 //! The Check procedure: each root of the options (or topic of the project file) is one
 //! topic's schema, checked as `protocompat check --root ROOT --against …` checks it, and each
-//! finding an annotation at the new file's declaration, its message the finding with its
-//! example and fix on one line.
+//! change an annotation at the new file's declaration, its message the change with its
+//! examples and fix on one line.
 
 use protocompat::text::{bound, printable};
 use protocompat::{Bounds, CheckError, Checker, SchemaRef};
@@ -241,14 +241,23 @@ fn compare(
             scope: Scope { warnings: false },
         });
     let places = Places::new(root, new, old);
+    // One annotation a change: a change FULL finds both ways names both directions, with each
+    // one's example and the fix once, as protocompat check's report shows it. Both findings
+    // are of one declaration, so the first places it.
     let mut annotations: Vec<Annotation> = run
-        .findings()
-        .map(|(finding, warning)| {
-            let (file_location, against_file_location) = places.of(finding);
-            let lead = if warning { "warning: " } else { "" };
+        .changes()
+        .iter()
+        .map(|change| {
+            let first = run.findings_of(change)[0];
+            let (file_location, against_file_location) = places.of(first);
+            let lead = if run.is_warning(change) {
+                "warning: "
+            } else {
+                ""
+            };
             Annotation {
-                rule_id: finding.rule.id().to_owned(),
-                message: format!("{lead}{}", run.render_with_example(finding)),
+                rule_id: first.rule.id().to_owned(),
+                message: format!("{lead}{}", run.render_change_inline(change)),
                 file_location,
                 against_file_location,
             }

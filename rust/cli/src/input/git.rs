@@ -19,7 +19,7 @@ const MAX_BYTES: u64 = 512 << 20;
 /// lacks is an empty tree: what is declared in it at `rev` is nothing.
 pub fn read_tree(repo: &Path, rev: &str, subdir: &str, label: &str) -> Result<Tree, String> {
     let subdir = subdir.trim_matches('/');
-    verify_ref(repo, rev, label)?;
+    let rev = &resolve_ref(repo, rev, label)?;
     let worktree = worktree_prefix(repo, subdir);
     let tree = if subdir.is_empty() {
         format!("{rev}^{{tree}}")
@@ -76,12 +76,27 @@ pub fn read_tree(repo: &Path, rev: &str, subdir: &str, label: &str) -> Result<Tr
     })
 }
 
-/// Refuses a ref the repository does not have, saying how to get it: in CI, a clone is often
+/// The commit `rev` names: itself, or for a branch name the clone has only as a remote branch
+/// (CI's checkout of a pull request has `origin/main`, not `main`), `origin/REV`. A ref the
+/// repository does not have at all is refused, saying how to get it: in CI, a clone is often
 /// shallow or holds the checked-out branch alone.
-fn verify_ref(repo: &Path, rev: &str, label: &str) -> Result<(), String> {
-    let commit = format!("{rev}^{{commit}}");
-    if git(repo, &["rev-parse", "--verify", "--quiet", &commit]).is_ok() {
-        return Ok(());
+fn resolve_ref(repo: &Path, rev: &str, label: &str) -> Result<String, String> {
+    let is_commit = |rev: &str| {
+        let commit = format!("{rev}^{{commit}}");
+        git(repo, &["rev-parse", "--verify", "--quiet", &commit]).is_ok()
+    };
+    if is_commit(rev) {
+        return Ok(rev.to_owned());
+    }
+    let plain_branch = !rev.is_empty()
+        && !rev.starts_with('-')
+        && !rev.contains(['~', '^', '@', ':', '/'])
+        && !rev.bytes().all(|b| b.is_ascii_hexdigit());
+    if plain_branch {
+        let remote = format!("origin/{rev}");
+        if is_commit(&remote) {
+            return Ok(remote);
+        }
     }
     if git(repo, &["rev-parse", "--git-dir"]).is_err() {
         return Err(format!(
@@ -90,7 +105,8 @@ fn verify_ref(repo: &Path, rev: &str, label: &str) -> Result<(), String> {
         ));
     }
     Err(format!(
-        "{label}: the repository has no commit `{rev}`: fetch it first ({}; in GitHub Actions,          actions/checkout with `fetch-depth: 0`; in GitLab CI, `GIT_DEPTH: 0`)",
+        "{label}: the repository has no commit `{rev}`: fetch it first ({}; in GitHub Actions, \
+         actions/checkout with `fetch-depth: 0`; in GitLab CI, `GIT_DEPTH: 0`)",
         fetch_hint(rev)
     ))
 }

@@ -1,5 +1,5 @@
-//! For GitHub Actions: one workflow command per finding (`::error file=…,line=…::…`, its
-//! example on the same line), which GitHub shows on the line of the pull request's diff, then
+//! For GitHub Actions: one workflow command per change (`::error file=…,line=…::…`, its
+//! examples and fix on the same line), which GitHub shows on the line of the pull request's diff, then
 //! the text report for the log, between `::stop-commands::TOKEN` and `::TOKEN::`, GitHub's way
 //! to echo text that must not be read as a command.
 
@@ -9,12 +9,13 @@ use super::Run;
 
 pub fn render(run: &Run) -> String {
     let mut lines = Vec::new();
-    for (finding, warning) in run.findings() {
-        let level = if warning && !run.fail_on_warning {
+    for change in run.changes() {
+        let level = if run.is_warning(change) && !run.fail_on_warning {
             "warning"
         } else {
             "error"
         };
+        let finding = run.findings_of(change)[0];
         let mut properties = Vec::new();
         if let Some(at) = run.position(finding) {
             properties.push(format!("file={}", property(&printable(&at.file))));
@@ -25,7 +26,7 @@ pub fn render(run: &Run) -> String {
         lines.push(format!(
             "::{level} {}::{}",
             properties.join(","),
-            data(&run.render_with_example(finding))
+            data(&run.render_change_inline(change))
         ));
     }
     // A token the input cannot know: nothing in the report can end the pause early.

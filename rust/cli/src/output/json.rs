@@ -13,14 +13,23 @@ pub const REPORT_VERSION: u32 = 1;
 
 pub fn render(run: &Run) -> String {
     let mut report = serde_json::to_value(run.report).expect("a report serializes");
-    for (key, list) in [
-        ("failures", &run.report.failures),
-        ("warnings", &run.report.warnings),
+    // Each kept finding's change, by the finding's index, failures first.
+    let mut change_of = vec![0usize; run.report.failures.len() + run.report.warnings.len()];
+    for (number, change) in run.changes().iter().enumerate() {
+        for index in change.indices() {
+            change_of[index] = number;
+        }
+    }
+    let failures = run.report.failures.len();
+    for (key, list, offset) in [
+        ("failures", &run.report.failures, 0),
+        ("warnings", &run.report.warnings, failures),
     ] {
         let Some(Value::Array(items)) = report.get_mut(key) else {
             continue;
         };
-        for (item, finding) in items.iter_mut().zip(list) {
+        for (at, (item, finding)) in items.iter_mut().zip(list).enumerate() {
+            item["change"] = json!(change_of[offset + at]);
             item["location"] = json!(run.position(finding));
             if let Some(entry) = run.fix_of(finding) {
                 item["fixes"] = fixes(entry);
@@ -45,6 +54,21 @@ pub fn render(run: &Run) -> String {
             "version": e.version,
         })).collect::<Vec<_>>(),
     });
+    out["changes"] = json!(run
+        .changes()
+        .iter()
+        .map(|change| {
+            let findings = run.findings_of(change);
+            json!({
+                "rule": findings[0].rule,
+                "severity": findings[0].severity,
+                "path": findings[0].path,
+                "directions": findings.iter().map(|f| f.direction).collect::<Vec<_>>(),
+                "findings": change.indices().collect::<Vec<_>>(),
+            })
+        })
+        .collect::<Vec<_>>());
+    out["topic"] = json!(run.topic);
     out["notes"] = json!(run.notes);
     if !run.fixed.is_empty() {
         out["fixed"] = json!(run

@@ -1,11 +1,11 @@
 //! For CI dashboards (GitLab, Jenkins, GitHub test reporters): JUnit XML, one test case per
-//! existing schema compared, failing with that schema's findings, a line each with its
-//! example; the failure's `message` is the first finding alone, a headline.
+//! existing schema compared, failing with that schema's changes, a line each with its
+//! examples and fix; the failure's `message` is the first change alone, a headline.
 
 use std::fmt::Write as _;
 
 use protocompat::text::{is_unsafe_char, printable};
-use protocompat::{Finding, SchemaRef};
+use protocompat::{Change, Finding, SchemaRef};
 
 use super::Run;
 
@@ -18,10 +18,10 @@ pub fn render(run: &Run) -> String {
     );
     let mut cases = Vec::new();
     // Findings of the strategy itself (ALWAYS_INCOMPATIBLE, UNKNOWN_STRATEGY) name no schema.
-    let of_strategy: Vec<&Finding> = run
-        .findings()
-        .filter(|(f, _)| f.existing.is_none())
-        .map(|(f, _)| f)
+    let of_strategy: Vec<&Change> = run
+        .changes()
+        .iter()
+        .filter(|c| run.findings_of(c)[0].existing.is_none())
         .collect();
     if !of_strategy.is_empty() || run.existing.is_empty() {
         cases.push(case(
@@ -32,10 +32,10 @@ pub fn render(run: &Run) -> String {
         ));
     }
     for (index, existing) in run.existing.iter().enumerate() {
-        let of = |warning: bool| -> Vec<&Finding> {
-            run.findings()
-                .filter(|(f, w)| *w == warning && is_about(f, index))
-                .map(|(f, _)| f)
+        let of = |warning: bool| -> Vec<&Change> {
+            run.changes()
+                .iter()
+                .filter(|c| run.is_warning(c) == warning && is_about(run.findings_of(c)[0], index))
                 .collect()
         };
         let name = format!(
@@ -62,7 +62,7 @@ pub fn render(run: &Run) -> String {
     for case in cases {
         xml.push_str(&case);
     }
-    let mut out = run.report.summary();
+    let mut out = run.header();
     let unlisted = run.unlisted();
     if unlisted > 0 {
         out.push_str(&format!("\n… and {unlisted} more findings not shown"));
@@ -76,34 +76,37 @@ fn is_about(finding: &Finding, index: usize) -> bool {
     matches!(finding.existing.as_ref().map(|e| e.which), Some(SchemaRef::Existing(i)) if i == index)
 }
 
-fn case(run: &Run, name: &str, failures: &[&Finding], warnings: &[&Finding]) -> String {
-    let line = |finding: &Finding| match run.position(finding) {
+fn case(run: &Run, name: &str, failures: &[&Change], warnings: &[&Change]) -> String {
+    let line = |change: &Change| match run.position(run.findings_of(change)[0]) {
         Some(at) => format!(
             "{}:{}:{}: {}",
             printable(&at.file),
             at.line,
             at.column,
-            run.render_with_example(finding)
+            run.render_change_inline(change)
         ),
-        None => run.render_with_example(finding),
+        None => run.render_change_inline(change),
     };
     let mut xml = format!(
         "    <testcase classname=\"protocompat\" name=\"{}\">\n",
         escape(name)
     );
-    let failing: Vec<&Finding> = if run.fail_on_warning {
+    let failing: Vec<&Change> = if run.fail_on_warning {
         failures.iter().chain(warnings).copied().collect()
     } else {
         failures.to_vec()
     };
     if let Some(first) = failing.first() {
-        let rules: Vec<&str> = failing.iter().map(|f| f.rule.id()).collect();
+        let rules: Vec<&str> = failing
+            .iter()
+            .map(|c| run.findings_of(c)[0].rule.id())
+            .collect();
         let body: Vec<String> = failing.iter().map(|f| line(f)).collect();
         let _ = writeln!(
             xml,
             "      <failure type=\"{}\" message=\"{}\">{}</failure>",
             escape(&dedup(rules).join(" ")),
-            escape(&run.render(first)),
+            escape(&run.render_change(first)),
             escape(&body.join("\n"))
         );
     }

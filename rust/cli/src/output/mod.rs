@@ -1,19 +1,26 @@
 //! What a check prints, in the format a reader asked for: text for people, versioned JSON for
-//! tools, GitHub workflow annotations, JUnit XML for CI dashboards.
+//! tools, GitHub workflow annotations, JUnit XML for CI dashboards. Text, GitHub and JUnit show
+//! each change once however many directions found it (`change`); JSON keeps each direction's
+//! finding and says which change it belongs to.
 
+mod change;
 mod github;
 mod json;
 mod junit;
+pub mod paint;
 mod text;
 
 use clap::ValueEnum;
 use protocompat::remedy::Recheck;
 use protocompat::text::printable;
-use protocompat::{Finding, Limits, Profile, Report, Strategy};
+use protocompat::{Change, Finding, Limits, Profile, Report, Strategy};
 
 use crate::fix::{FindingFix, Fixes, Scope, Status};
 use crate::input::Loaded;
 use crate::locate::{Index, Position};
+
+pub use change::change_examples;
+pub use paint::Painted;
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -44,6 +51,10 @@ pub struct Run<'a> {
     fixes: Option<Fixes<'a>>,
     /// What `--fix` made of the findings of the check before this one, which it edited.
     pub fixed: Vec<Outcome>,
+    /// The topic whose history was compared (`--admin-url`), which the report names first.
+    pub topic: Option<String>,
+    /// The report's changes ([`Report::changes`]), worked out once.
+    changes: Vec<Change>,
 }
 
 /// What `--fix` made of one finding's fix, said in the report of the check after it.
@@ -93,7 +104,37 @@ impl<'a> Run<'a> {
                 .map(|r| r.0),
             fixes: None,
             fixed: Vec::new(),
+            topic: None,
+            changes: report.changes(),
         }
+    }
+
+    /// The report's first line, leading with what the user named: the topic (with
+    /// `--admin-url`), the root message and the new schema's input, then the verdict, the
+    /// strategy and profile, and the counts ([`Report::counts`]). The schema's digest, which
+    /// means nothing to most readers, is left to the `new:` line at the end.
+    pub fn header(&self) -> String {
+        let mut lead = Vec::new();
+        if let Some(topic) = &self.topic {
+            lead.push(printable(topic).into_owned());
+        }
+        let label = printable(&self.new.label);
+        lead.push(match &self.new_root {
+            Some(root) => format!("{} in {label}", printable(root)),
+            None => label.into_owned(),
+        });
+        let verdict = if self.report.compatible {
+            "Compatible"
+        } else {
+            "Incompatible"
+        };
+        format!(
+            "{}: {verdict} under {} (profile {}): {}",
+            lead.join(": "),
+            printable(&self.report.strategy),
+            self.report.profile,
+            self.report.counts()
+        )
     }
 
     /// This run, showing each finding's remedies: planned, proven by re-checks and settled as
@@ -150,17 +191,6 @@ impl<'a> Run<'a> {
         printable(&finding.render_naming(&|index| self.name(index))).into_owned()
     }
 
-    /// [`Run::render`], then the finding's example and fix on the same line
-    /// ([`example_inline`], [`fix_inline`]).
-    pub fn render_with_example(&self, finding: &Finding) -> String {
-        let mut line = self.render(finding);
-        line.push_str(&example_inline(finding));
-        if let Some(entry) = self.fix_of(finding) {
-            line.push_str(&fix_inline(entry));
-        }
-        line
-    }
-
     /// A finding's remedies as lines of their own ([`fix_lines`]).
     pub fn fix_lines(&self, finding: &Finding) -> Vec<String> {
         self.fix_of(finding)
@@ -209,10 +239,7 @@ impl<'a> Run<'a> {
 
     /// How many findings were counted but not kept.
     pub fn unlisted(&self) -> usize {
-        let report = self.report;
-        report.total_failures + report.total_warnings
-            - report.failures.len()
-            - report.warnings.len()
+        self.report.unlisted()
     }
 
     /// What the strategy asks of the compared schemas, in words.
@@ -400,6 +427,11 @@ fn spaced_hex(hex: &str) -> String {
         .map(|start| &hex[start..start + 2])
         .collect();
     pairs.join(" ")
+}
+
+/// The text report in spans, each marked with the colour of what it is ([`paint`]).
+pub fn painted(run: &Run) -> Painted {
+    text::painted(run)
 }
 
 /// The report of a run in `format`.

@@ -124,7 +124,7 @@ fn text_shows_each_example_indented_under_its_finding() {
         lines_from(&out, "warning: SCALAR_TYPE_CHANGED", 3)[1..],
         [
             format!("    no example: {NO_EXAMPLE_SHOWN}"),
-            "new: new.proto".to_owned()
+            "new: new.proto (schema data sha256 d5675e93d237)".to_owned()
         ],
         "{out}"
     );
@@ -225,6 +225,117 @@ fn junit_failures_carry_the_example_on_each_finding_line() {
         .expect("the warning");
     assert!(
         warnings.ends_with(&format!("] — no example: {NO_EXAMPLE_SHOWN}")),
+        "{out}"
+    );
+}
+
+/// [`report`] with the failure with an example found the other way too, as FULL finds a
+/// renumbered field: two findings, one change.
+fn both_ways() -> Report {
+    let mut report = report();
+    let mut reverse = report.failures[0].clone();
+    reverse.direction = Some(Direction::NewWritesExistingReads);
+    reverse.field_number = Some(5);
+    std::mem::swap(&mut reverse.writer, &mut reverse.reader);
+    reverse.example = None;
+    reverse.no_example = Some(NO_EXAMPLE.to_owned());
+    report.failures.push(reverse);
+    report.total_failures += 1;
+    report
+}
+
+fn rendered_both_ways(format: Format) -> String {
+    let report = both_ways();
+    let (new, existing) = (loaded("new.proto"), [loaded("old.proto")]);
+    let run = Run::new(&report, Strategy::Full, &new, &existing, &[], false);
+    let out = render(format, &run);
+    assert!(
+        !out.chars().any(|c| c != '\n' && is_unsafe_char(c)),
+        "{out:?}"
+    );
+    out
+}
+
+#[test]
+fn a_change_found_both_ways_is_one_entry_with_each_direction_s_example() {
+    let out = rendered_both_ways(Format::Text);
+    // Counted per direction, as the broker counts; the changes are the entries below.
+    assert!(
+        out.starts_with(
+            "new.proto: Incompatible under FULL (profile pip246): 3 violations, 1 warning \
+             in 3 changes against 1 existing schema\n"
+        ),
+        "{out}"
+    );
+    assert_eq!(out.matches("FIELD_NUMBER_CHANGED").count(), 1, "{out}");
+    assert_eq!(
+        lines_from(&out, "FIELD_NUMBER_CHANGED", 7),
+        [
+            "FIELD_NUMBER_CHANGED shop.Order.note (field 4 → 5): existing=number 4 \
+             new=number 5 [FULL, existing[0] bab686181224: both directions]"
+                .to_owned(),
+            "    existing writes, new reads:".to_owned(),
+            format!("      writer: {WRITER_SHOWN}"),
+            "      bytes:  08 80 80 80 80 10".to_owned(),
+            format!("      reader: {READER_SHOWN}"),
+            "    new writes, existing reads:".to_owned(),
+            format!("      no example: {NO_EXAMPLE_SHOWN}"),
+        ],
+        "{out}"
+    );
+
+    let github = rendered_both_ways(Format::Github);
+    let annotations: Vec<&str> = github
+        .lines()
+        .filter(|l| l.starts_with("::error") || l.starts_with("::warning"))
+        .collect();
+    assert_eq!(annotations.len(), 3, "{github}");
+    assert!(
+        annotations[0].contains("both directions] — existing writes, new reads: e.g. writer ")
+            && annotations[0].ends_with(&format!(
+                " — new writes, existing reads: no example: {NO_EXAMPLE_SHOWN}"
+            )),
+        "{github}"
+    );
+
+    let junit = rendered_both_ways(Format::Junit);
+    let doc = roxmltree::Document::parse(&junit).expect("well-formed XML");
+    let failure = doc
+        .descendants()
+        .find(|n| n.has_tag_name("failure"))
+        .unwrap();
+    assert_eq!(failure.text().unwrap().lines().count(), 2, "{junit}");
+}
+
+#[test]
+fn json_keeps_each_direction_and_names_its_change() {
+    let out = rendered_both_ways(Format::Json);
+    let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    // Counted and listed per direction, as before.
+    assert_eq!(json["total_failures"], 3, "{out}");
+    assert_eq!(json["failures"].as_array().unwrap().len(), 3, "{out}");
+    let changes: Vec<u64> = json["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(json["warnings"].as_array().unwrap())
+        .map(|f| f["change"].as_u64().unwrap())
+        .collect();
+    assert_eq!(changes, [0, 1, 0, 2], "{out}");
+    assert_eq!(
+        json["changes"][0],
+        serde_json::json!({
+            "rule": "FIELD_NUMBER_CHANGED",
+            "severity": "failure",
+            "path": "shop.Order.note",
+            "directions": ["existing_writes_new_reads", "new_writes_existing_reads"],
+            "findings": [0, 2],
+        }),
+        "{out}"
+    );
+    assert_eq!(
+        json["changes"][2]["findings"],
+        serde_json::json!([3]),
         "{out}"
     );
 }

@@ -58,14 +58,21 @@ pub fn render(format: Format, file: &str, results: &[TopicResult]) -> String {
     }
 }
 
-/// `topic NAME: ROOT in FILE, against BASELINE` over each report, then the tally.
+/// `topic NAME, against BASELINE` over each report, whose first line names the root and the
+/// file; `topic NAME: ROOT in FILE, against BASELINE` over a topic that has no report.
 fn heading(result: &TopicResult) -> String {
     let check = &result.check;
+    let what = match result.output {
+        Some(_) => String::new(),
+        None => format!(
+            ": {} in {}",
+            printable(&check.root),
+            printable(check.file.as_deref().unwrap_or(&check.new_input))
+        ),
+    };
     format!(
-        "topic {}: {} in {}, against {}",
+        "topic {}{what}, against {}",
         printable(&check.topic),
-        printable(&check.root),
-        printable(check.file.as_deref().unwrap_or(&check.new_input)),
         printable(&check.baseline)
     )
 }

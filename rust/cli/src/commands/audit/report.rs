@@ -8,18 +8,23 @@ use super::TopicAudit;
 use crate::args::AuditArgs;
 use crate::safe;
 
-/// A version's findings named as the broker's report names them, but with versions; each
-/// finding's example indented under it, as `check` shows it.
+/// A version's failures named as the broker's report names them, but with versions, a change
+/// found in both directions once; each change's examples indented under it, as `check` shows
+/// them.
 fn findings(report: &Report, versions: &[i64]) -> Vec<String> {
     let name = |index: usize| match versions.get(index) {
         Some(version) => format!("version {version}"),
         None => format!("existing[{index}]"),
     };
     let mut lines = Vec::new();
-    for finding in &report.failures {
-        lines.push(printable(&finding.render_naming(&name)).into_owned());
+    let failures = report.changes();
+    let failures = failures
+        .iter()
+        .filter(|change| change.first < report.failures.len());
+    for change in failures {
+        lines.push(printable(&report.render_change(change, &name)).into_owned());
         lines.extend(
-            crate::output::example_lines(finding)
+            crate::output::change_examples(report, change)
                 .into_iter()
                 .map(|l| format!("    {l}")),
         );

@@ -56,7 +56,10 @@ pub fn run(request: CheckArgs) -> ExitCode {
     };
     match check(&request, &given) {
         Ok(done) => {
-            print_out(&done.output);
+            match &done.painted {
+                Some(painted) => output::paint::print(painted, request.color.enabled()),
+                None => print_out(&done.output),
+            }
             ExitCode::from(if done.failed { 1 } else { 0 })
         }
         Err(refused) => refused.say(format),
@@ -81,6 +84,8 @@ pub struct Given<'a> {
 /// A check's report, rendered in the asked format.
 pub struct Done {
     pub output: String,
+    /// The text report in its colours' spans, printed as the terminal takes it.
+    pub painted: Option<output::Painted>,
     pub failed: bool,
     /// The existing side lacks the schema: it is new, and nothing was compared.
     pub new: bool,
@@ -174,9 +179,11 @@ pub fn check(request: &CheckArgs, given: &Given) -> Result<Done, Refused> {
     let mut notes = Vec::new();
     let mut strategy = given.strategy;
     let mut is_new = false;
+    let mut checked_topic = None;
     if let Some((url, topic)) = given.broker {
         let (topic, history) = broker::fetch_topic(&request.broker.access, url, topic)
             .map_err(|m| Refused::new(Some(url), None, m))?;
+        checked_topic = Some(topic.clone());
         match (strategy, history.strategy) {
             (Some(given), Ok(broker)) if given != broker => notes.push(format!(
                 "--strategy {} replaces the topic's {}",
@@ -224,6 +231,7 @@ pub fn check(request: &CheckArgs, given: &Given) -> Result<Done, Refused> {
         new,
         existing,
         reload: &reload,
+        topic: checked_topic,
     };
     let mut done = report(
         request,
@@ -242,6 +250,8 @@ struct Sides<'r> {
     new: Loaded,
     existing: Vec<Loaded>,
     reload: &'r dyn Fn() -> Result<Loaded, String>,
+    /// The topic whose history is the existing side, which the report names first.
+    topic: Option<String>,
 }
 
 /// The check and its report; with `--fix`, two rounds: the check whose fixes are made, then
@@ -258,6 +268,7 @@ fn report(
         mut new,
         existing,
         reload,
+        topic,
     } = sides;
     let format = request.format;
     let mut fixed = Vec::new();
@@ -316,6 +327,7 @@ fn report(
             request.fail_on_warning,
         );
         run.fixed = std::mem::take(&mut fixed);
+        run.topic = topic.clone();
         if !request.no_fixes {
             run = run.with_fixes(FixSetup {
                 profile,
@@ -336,6 +348,7 @@ fn report(
         }
         return Ok(Done {
             output: output::render(format, &run),
+            painted: (format == Format::Text).then(|| output::painted(&run)),
             failed: run.failed(),
             new: false,
         });

@@ -4,6 +4,7 @@
 package dev.protocompat.broker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -49,8 +50,10 @@ class BrokerAuditIT extends WithBroker {
                 run.toString());
         assertTrue(run.out().contains("  version 1 would be refused today: Incompatible PROTOBUF_NATIVE schema"),
                 run.toString());
-        assertTrue(run.out().contains("FIELD_NUMBER_CHANGED shop.Order.note (field 4): writer=number 4 reader=number 5 "
+        // Found in both directions, listed once.
+        assertTrue(run.out().contains("FIELD_NUMBER_CHANGED shop.Order.note (field 4 → 5): existing=number 4 new=number 5 "
                 + "[FULL_TRANSITIVE, version 0 "), run.toString());
+        assertFalse(run.out().contains("shop.Order.note (field 5): writer=number 5 reader=number 4"), run.toString());
         assertTrue(run.out().contains("  a consumer with the latest schema is refused: "), run.toString());
         assertTrue(run.out().endsWith("2 topics with PROTOBUF_NATIVE schemas at " + broker.webUrl()
                 + ", 1 with a history the profile pip246 refuses\n"), run.toString());

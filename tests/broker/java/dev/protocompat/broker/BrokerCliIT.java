@@ -149,7 +149,7 @@ class BrokerCliIT extends WithBroker {
         Answer refused = rest.upload(topic, Shop.version(3));
         assertEquals(409, refused.status(), refused.toString());
         assertTrue(SchemaRest.errorMessage(refused).contains(
-                "FIELD_NUMBER_CHANGED shop.Order.note (field 4): writer=number 4 reader=number 5 [FULL, existing[0] "),
+                "FIELD_NUMBER_CHANGED shop.Order.note (field 4 → 5): existing=number 4 new=number 5 [FULL, existing[0] "),
                 refused.toString());
         assertTrue(SchemaRest.errorMessage(refused).contains("(fix: give the field its old number back)"),
                 refused.toString());
@@ -161,7 +161,9 @@ class BrokerCliIT extends WithBroker {
                 "--topic", "persistent://" + topic, "-I", dir.toString(), copy.toString());
         assertEquals(0, fixed.exit(), fixed.toString());
         assertTrue(fixed.err().contains("protocompat --fix: applied: give field note its old number 4"), fixed.toString());
-        assertTrue(fixed.out().startsWith("Compatible PROTOBUF_NATIVE schema "), fixed.toString());
+        // The report leads with the topic, the root and the file.
+        assertTrue(fixed.out().startsWith("persistent://" + topic + ": shop.Order in " + copy + ": Compatible under FULL "),
+                fixed.toString());
 
         String written = Files.readString(copy);
         assertEquals(Files.readString(shop(3).getParent().resolveSibling("v3-fixed").resolve("order.proto")), written);

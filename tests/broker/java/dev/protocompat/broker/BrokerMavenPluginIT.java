@@ -131,7 +131,8 @@ class BrokerMavenPluginIT extends WithBroker {
         assertTrue(compatible.log().contains(" check --root shop.Order --admin-url " + broker.webUrl()
                 + " --topic " + topic + " -I src/main/proto src/main/proto/shop/order.proto\n"), compatible.toString());
         assertTrue(compatible.log().contains(
-                "[INFO] Compatible PROTOBUF_NATIVE schema "), compatible.toString());
+                "[INFO] " + topic + ": shop.Order in src/main/proto/shop/order.proto: Compatible under FULL "),
+                compatible.toString());
         assertTrue(compatible.log().contains(" under FULL (profile pip246): 0 warnings against 1 existing schema"),
                 compatible.toString());
         assertTrue(compatible.log().contains("[INFO] version 0: " + topic + "\n"), compatible.toString());
@@ -142,8 +143,8 @@ class BrokerMavenPluginIT extends WithBroker {
         MavenRun incompatible = verify(sampleWith(3), topic);
         assertNotEquals(0, incompatible.exit(), incompatible.toString());
         assertTrue(incompatible.log().contains(
-                "[ERROR] src/main/proto/shop/order.proto:8:3: FIELD_NUMBER_CHANGED shop.Order.note (field 4):"
-                        + " writer=number 4 reader=number 5 [FULL, version 1 "), incompatible.toString());
+                "[ERROR] src/main/proto/shop/order.proto:8:3: FIELD_NUMBER_CHANGED shop.Order.note (field 4 → 5):"
+                        + " existing=number 4 new=number 5 [FULL, version 1 "), incompatible.toString());
         assertTrue(incompatible.log().contains("[ERROR]     fix: give field note its old number 4"),
                 incompatible.toString());
         assertTrue(incompatible.log().contains("[ERROR] version 1: " + topic + "\n"), incompatible.toString());
@@ -153,7 +154,7 @@ class BrokerMavenPluginIT extends WithBroker {
         Answer refused = rest.upload(path, Shop.version(3));
         assertEquals(409, refused.status(), refused.toString());
         assertTrue(SchemaRest.errorMessage(refused).contains(
-                "FIELD_NUMBER_CHANGED shop.Order.note (field 4): writer=number 4 reader=number 5 [FULL, existing[0] "),
+                "FIELD_NUMBER_CHANGED shop.Order.note (field 4 → 5): existing=number 4 new=number 5 [FULL, existing[0] "),
                 refused.toString());
     }
 }

@@ -197,7 +197,7 @@ public class CheckMojo extends AbstractMojo {
                 log(run.lines(), Report.levels(run.lines(), true, failOnWarning));
                 List<String> summary = Report.summary(run.lines(), failOnWarning);
                 boolean warningsOnly = !summary.isEmpty()
-                        && summary.stream().noneMatch(line -> line.startsWith("Incompatible "));
+                        && summary.stream().noneMatch(Report::isIncompatibleVerdict);
                 String what = warningsOnly
                         ? "The schema change has warnings, and failOnWarning is set"
                         : "The schema change is incompatible";

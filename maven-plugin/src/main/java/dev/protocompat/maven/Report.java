@@ -5,13 +5,17 @@ package dev.protocompat.maven;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** What of the CLI's text report goes into Maven's BUILD FAILURE summary. */
 final class Report {
 
-    /** The first line of a verdict: "Incompatible PROTOBUF_NATIVE schema ... against N existing schemas". */
-    private static final Pattern VERDICT = Pattern.compile("^(Compatible|Incompatible) .* against .*");
+    /**
+     * The first line of a verdict: "[TOPIC: ]ROOT in FILE: Incompatible under STRATEGY (profile P): ... against N
+     * existing schemas" (the topic with an admin URL; the file alone where the root is unknown).
+     */
+    private static final Pattern VERDICT = Pattern.compile("^(?:.*: )?(Compatible|Incompatible) under .* against .*");
     /**
      * A finding's first line: [FILE:LINE:COL: ][warning: ]RULE_ID PATH ..., the lines under it
      * (example, fix) indented. Only the start is matched, so a change to what follows the path
@@ -19,14 +23,26 @@ final class Report {
      */
     private static final Pattern FINDING =
             Pattern.compile("^(.*:[0-9]+:[0-9]+: )?(warning: )?[A-Z][A-Z0-9]*(_[A-Z0-9]+)+ \\S.*");
-    /** A project's topic header: "topic persistent://t/n/x: shop.Order in proto/x.proto, against ...". */
-    private static final Pattern TOPIC = Pattern.compile("^topic \\S+: .*");
+    /**
+     * A project's topic header: "topic persistent://t/n/x, against git main" over a report whose
+     * verdict names the root and the file, "topic persistent://t/n/x: shop.Order in proto/x.proto,
+     * against ..." over a topic that has none.
+     */
+    private static final Pattern TOPIC = Pattern.compile("^topic \\S+[:,] .*");
     /** A project's last line: "protocompat.yaml: 3 topics: 1 incompatible, 2 compatible". */
     private static final Pattern TALLY = Pattern.compile("^\\S.*: [0-9]+ topics?: .*");
+    /** A verdict's count of warnings when there are none: "0 warnings[ in N changes] against". */
+    private static final Pattern NO_WARNINGS = Pattern.compile(" 0 warnings( in [0-9]+ changes?)? against ");
     /** More than this many findings are counted, not listed: the full report is in the log above. */
     static final int MAX_FINDINGS = 20;
 
     private Report() {
+    }
+
+    /** Whether {@code line} is the verdict of a check the broker would accept (with warnings, if it failed). */
+    static boolean isCompatibleVerdict(String line) {
+        Matcher verdict = VERDICT.matcher(line);
+        return verdict.matches() && verdict.group(1).equals("Compatible");
     }
 
     static boolean isFinding(String line) {
@@ -70,8 +86,14 @@ final class Report {
      * warnings under failOnWarning. In a project's report the other topics' verdicts pass.
      */
     private static boolean refuses(String verdict, boolean failOnWarning) {
-        return verdict.startsWith("Incompatible ")
-                || failOnWarning && !verdict.contains(": 0 warnings against ");
+        return isIncompatibleVerdict(verdict)
+                || failOnWarning && !NO_WARNINGS.matcher(verdict).find();
+    }
+
+    /** Whether {@code line} is the verdict of a check the broker would refuse. */
+    static boolean isIncompatibleVerdict(String line) {
+        Matcher verdict = VERDICT.matcher(line);
+        return verdict.matches() && verdict.group(1).equals("Incompatible");
     }
 
     /**
