@@ -28,7 +28,10 @@ broker() {
 if [ -z "$schema" ]; then
   # Every topic of the project file, each against the file's baseline (a git ref there is read
   # as origin/REF in a pull request's clone), unless an input names another.
-  args+=(--project="${INPUT_PROJECT:-protocompat.yaml}")
+  project="${INPUT_PROJECT:-protocompat.yaml}"
+  [ -n "${INPUT_PROJECT:-}" ] || [ -e "$project" ] ||
+    { echo "protocompat: the action needs its schema input, or a protocompat.yaml at the repository's root (or its project input)" >&2; exit 2; }
+  args+=(--project="$project")
   [ -z "${INPUT_ROOT:-}${INPUT_TOPIC:-}" ] ||
     { echo "protocompat: root and topic name one schema: give them with schema, or list topics in the project file" >&2; exit 2; }
   if [ -n "${INPUT_ADMIN_URL:-}" ]; then

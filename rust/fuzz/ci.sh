@@ -7,9 +7,9 @@
 #     libFuzzer's own -seed/-runs would not repeat itself, RELIABILITY.md "Fuzzing"), once.
 # Fails on a crash: `evolve` on an engine that passes a direction under `conservative` in
 # which protobuf-java misreads a value, a misread that `pip246` neither fails nor warns
-# about, or an example that contradicts the schemas (fuzz_targets/evolve.rs); `cost` on a
+# about, or an example that contradicts the schemas (fuzz_targets/evolve/main.rs); `cost` on a
 # check that panics, needs a backstop under the work budget, or takes more CPU per work unit
-# than its bound (fuzz_targets/cost.rs); either on an input over its -timeout or over
+# than its bound (fuzz_targets/cost/main.rs); either on an input over its -timeout or over
 # -rss_limit_mb. The input lands in rust/fuzz/artifacts/<target>/. Then `fix_property` runs
 # `protocompat check --fix` over the evolve corpus's evolutions (see the end).
 #

@@ -7,9 +7,12 @@
 //! (default 1000), `RUNS=N` the runs of each input (default 3), and `PROTOCOMPAT_BIN=PATH`
 //! times another build of the CLI (an older one, for a before-and-after).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Instant;
+
+use protocompat_testkit::bench_env::{env_number, secs};
+use protocompat_testkit::git;
 
 fn main() {
     let files: usize = env_number("FILES", 1000);
@@ -63,25 +66,4 @@ fn main() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn secs(d: Duration) -> f64 {
-    d.as_secs_f64()
-}
-
-fn env_number(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let status = Command::new("git")
-        .args(["-c", "user.name=b", "-c", "user.email=b@e"])
-        .args(args)
-        .current_dir(dir)
-        .status()
-        .unwrap();
-    assert!(status.success(), "git {args:?}");
 }

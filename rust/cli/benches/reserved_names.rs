@@ -12,7 +12,9 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Instant;
+
+use protocompat_testkit::bench_env::{env_number, secs};
 
 fn main() {
     let names: usize = env_number("NAMES", 160_000);
@@ -71,15 +73,4 @@ fn main() {
         secs(times[times.len() - 1])
     );
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn secs(d: Duration) -> f64 {
-    d.as_secs_f64()
-}
-
-fn env_number(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }

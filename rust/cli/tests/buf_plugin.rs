@@ -143,11 +143,18 @@ const LIST_RULES: &str = "/buf.plugin.check.v1.CheckService/ListRules";
 const CODE_INVALID_ARGUMENT: i32 = 3;
 const CODE_RESOURCE_EXHAUSTED: i32 = 8;
 
-/// Runs the plugin as buf does, `stdin` written whole (or until the plugin stops reading).
+/// Runs the plugin as buf does, `stdin` written whole (or until the plugin stops reading), in
+/// a directory holding no project file.
 fn plugin(args: &[&str], stdin: &[u8]) -> (Option<i32>, Vec<u8>, String) {
+    plugin_in(&tempdir("buf-plugin-cwd"), args, stdin)
+}
+
+/// Runs the plugin in `dir`, where buf would run it.
+fn plugin_in(dir: &Path, args: &[&str], stdin: &[u8]) -> (Option<i32>, Vec<u8>, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_protocompat"))
         .arg("buf-plugin")
         .args(args)
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -166,16 +173,25 @@ fn plugin(args: &[&str], stdin: &[u8]) -> (Option<i32>, Vec<u8>, String) {
 
 /// Calls `procedure` with `value` (a message named `name`), as a `pluginrpc.v1.Request`.
 fn call(procedure: &str, name: &str, value: Vec<u8>) -> Response {
+    call_in(&tempdir("buf-plugin-cwd"), procedure, name, value).0
+}
+
+/// [`call`] in `dir`, with what the plugin wrote on stderr.
+fn call_in(dir: &Path, procedure: &str, name: &str, value: Vec<u8>) -> (Response, String) {
     let request = Request {
         value: Some(Any {
             type_url: format!("type.googleapis.com/{name}"),
             value,
         }),
     };
-    let (code, stdout, stderr) =
-        plugin(&[procedure, "--format", "binary"], &request.encode_to_vec());
+    let (code, stdout, stderr) = plugin_in(
+        dir,
+        &[procedure, "--format", "binary"],
+        &request.encode_to_vec(),
+    );
     assert_eq!(code, Some(0), "{stderr}");
-    Response::decode(stdout.as_slice()).expect("a pluginrpc.v1.Response")
+    let response = Response::decode(stdout.as_slice()).expect("a pluginrpc.v1.Response");
+    (response, stderr)
 }
 
 /// `examples/shop/VERSION/order.proto` compiled as buf compiles a module whose root holds
@@ -228,11 +244,21 @@ fn roots(names: &[&str]) -> PluginOption {
 }
 
 fn check(request: CheckRequest) -> Result<Vec<Annotation>, RpcError> {
-    let response = call(
+    check_in(&tempdir("buf-plugin-cwd"), request).0
+}
+
+/// [`check`] run in `dir`, with what the plugin wrote on stderr.
+fn check_in(dir: &Path, request: CheckRequest) -> (Result<Vec<Annotation>, RpcError>, String) {
+    let (response, stderr) = call_in(
+        dir,
         CHECK,
         "buf.plugin.check.v1.CheckRequest",
         request.encode_to_vec(),
     );
+    (annotations(response), stderr)
+}
+
+fn annotations(response: Response) -> Result<Vec<Annotation>, RpcError> {
     if let Some(error) = response.error {
         return Err(error);
     }
@@ -345,33 +371,36 @@ fn a_changed_field_number_is_annotated_at_the_new_fields_line() {
     .unwrap();
     let mut ids: Vec<&str> = annotations.iter().map(|a| a.rule_id.as_str()).collect();
     ids.sort();
-    // Only the rules asked for: FIELD_KIND_CHANGED and the warnings are left out.
-    assert_eq!(
-        ids,
-        [
-            "FIELD_NUMBER_CHANGED",
-            "FIELD_NUMBER_CHANGED",
-            "PACKED_TO_EXPANDED"
-        ]
-    );
+    // Only the rules asked for: FIELD_KIND_CHANGED and the warnings are left out. FULL finds
+    // the renumbering both ways: one change, one annotation.
+    assert_eq!(ids, ["FIELD_NUMBER_CHANGED", "PACKED_TO_EXPANDED"]);
     let number = annotations
         .iter()
         .find(|a| {
             a.message
-                .starts_with("FIELD_NUMBER_CHANGED shop.Order.note (field 4)")
+                .starts_with("FIELD_NUMBER_CHANGED shop.Order.note (field 4 → 5)")
         })
         .unwrap();
     let location = number.file_location.as_ref().unwrap();
     assert_eq!(location.file_name, "shop/order.proto");
     assert_eq!(line_and_column(&new, location), (8, 3), "string note = 5;");
-    // The message: the finding, its example and its fix, on one line.
+    // The message: the change naming both directions, each one's example, and the fix once,
+    // on one line.
     for part in [
-        "FIELD_NUMBER_CHANGED shop.Order.note (field 4): writer=number 4 reader=number 5",
-        "e.g. writer { note: \"a\" } (bytes 22 01 61)",
+        "FIELD_NUMBER_CHANGED shop.Order.note (field 4 → 5): existing=number 4 new=number 5",
+        ": both directions]",
+        "existing writes, new reads: e.g. writer { note: \"a\" } (bytes 22 01 61)",
+        "new writes, existing reads: e.g. writer { note: \"a\" } (bytes 2a 01 61)",
         "fix: give field note its old number 4",
     ] {
         assert!(number.message.contains(part), "{}", number.message);
     }
+    assert_eq!(
+        number.message.matches("fix:").count(),
+        1,
+        "{}",
+        number.message
+    );
     assert!(!number.message.contains('\n'));
 }
 
@@ -419,6 +448,119 @@ fn without_roots_the_check_says_how_to_name_them() {
         "{}",
         error.message
     );
+}
+
+/// An option whose value is one string.
+fn option(key: &str, value: &str) -> PluginOption {
+    PluginOption {
+        key: key.into(),
+        value: Some(OptionValue {
+            string_value: value.into(),
+            list_value: None,
+        }),
+    }
+}
+
+const PROJECT: &str = "\
+version: 1
+baseline:
+  git: main
+topics:
+  - name: persistent://shop/orders/orders
+    root: shop.Order
+    file: proto/shop/order.proto
+    strategy: BACKWARD
+  - name: persistent://shop/orders/legacy
+    root: legacy.Order
+    file: legacy/order.proto
+    strategy: FULL
+";
+
+#[test]
+fn a_project_file_gives_each_topic_its_strategy_and_skips_files_buf_did_not_send() {
+    let dir = tempdir("buf-plugin-project");
+    write_tree(&dir, &[("protocompat.yaml", PROJECT)]);
+    let request = |options: Vec<PluginOption>| CheckRequest {
+        file_descriptors: shop("v3"),
+        against_file_descriptors: shop("v1"),
+        options,
+        rule_ids: vec!["FIELD_NUMBER_CHANGED".into()],
+    };
+    let strategies = |annotations: &[Annotation]| -> Vec<String> {
+        annotations
+            .iter()
+            .map(|a| {
+                let (_, after) = a.message.split_once(" [").unwrap();
+                after.split(',').next().unwrap().to_owned()
+            })
+            .collect()
+    };
+    // No option: protocompat.yaml where buf runs. Under BACKWARD, the one direction.
+    let (found, stderr) = check_in(&dir, request(Vec::new()));
+    assert_eq!(strategies(&found.unwrap()), ["BACKWARD"]);
+    assert!(
+        stderr.contains(
+            "1 of the project's topics not checked: buf sent no file of theirs (they are \
+             outside the modules it checks): persistent://shop/orders/legacy"
+        ),
+        "{stderr}"
+    );
+    // The option's strategy wins over the file's, as --strategy does.
+    let (found, _) = check_in(
+        &dir,
+        request(vec![
+            option("project", "protocompat.yaml"),
+            option("strategy", "FULL"),
+        ]),
+    );
+    assert_eq!(strategies(&found.unwrap()), ["FULL"]);
+
+    // `broker` cannot be known inside buf: FULL, and said.
+    let broker = PROJECT.replacen(
+        "strategy: BACKWARD",
+        "strategy: broker\n    baseline:\n      admin-url: http://127.0.0.1:9",
+        1,
+    );
+    write_tree(&dir, &[("service.yaml", &broker)]);
+    let (found, stderr) = check_in(&dir, request(vec![option("project", "service.yaml")]));
+    assert_eq!(strategies(&found.unwrap()), ["FULL"]);
+    assert!(
+        stderr.contains(
+            "1 of the project's topics take their strategy from the broker, which buf \
+             breaking cannot ask: checked under FULL, which refuses what BACKWARD or FORWARD \
+             would (the plugin option `strategy` names another): persistent://shop/orders/orders"
+        ),
+        "{stderr}"
+    );
+
+    // A root the file buf sent does not declare, and a malformed file: errors naming them.
+    write_tree(
+        &dir,
+        &[
+            (
+                "typo.yaml",
+                &PROJECT.replacen("root: shop.Order", "root: shop.Ordr", 1),
+            ),
+            ("bad.yaml", &PROJECT.replacen("topics:", "topic:", 1)),
+        ],
+    );
+    for (file, said) in [
+        (
+            "typo.yaml",
+            "topic persistent://shop/orders/orders: the project file's root `shop.Ordr`: \
+             proto/shop/order.proto declares no such message on either side",
+        ),
+        (
+            "bad.yaml",
+            "option `project`: bad.yaml:4:1: topic: unknown key `topic` (did you mean `topics`?)",
+        ),
+        ("../protocompat.yaml", "leaves the directory buf runs in"),
+    ] {
+        let (found, _) = check_in(&dir, request(vec![option("project", file)]));
+        let error = found.unwrap_err();
+        assert_eq!(error.code, CODE_INVALID_ARGUMENT);
+        assert!(error.message.contains(said), "{said}: {}", error.message);
+    }
 }
 
 #[test]

@@ -198,7 +198,9 @@ fn the_action_script_annotates_the_findings() {
             .env_remove("INPUT_SCHEMA"),
     );
     assert_ne!(missing.status.code(), Some(0));
-    assert!(text(&missing.stderr).contains("the action needs its schema input"));
+    assert!(text(&missing.stderr).contains(
+        "the action needs its schema input, or a protocompat.yaml at the repository's root"
+    ));
 }
 
 /// A repository whose file names are an attack on the hook: `--protoc=./evil.proto` (the file

@@ -372,7 +372,7 @@ fn descriptor_set_files_and_transitive_histories() {
 /// Every `$ protocompat …` transcript in the README is what the command prints today.
 #[test]
 fn readme_transcripts_are_current() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = repo();
     // The README and the documents it links to, wherever a transcript has moved.
     let mut documents = vec![root.join("README.md")];
     let mut docs: Vec<_> = std::fs::read_dir(root.join("docs"))

@@ -117,7 +117,7 @@ fn man_page_has_a_section_a_command_and_renders_without_warnings() {
 /// Buf's spellings of the format: `--error-format`, and `github-actions` for GitHub's.
 #[test]
 fn buf_spellings_of_the_format_are_taken() {
-    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let repo = protocompat_testkit::repo();
     let shop = |v: &str| {
         repo.join(format!("examples/shop/{v}/order.proto"))
             .display()

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use protocompat_testkit::cases::case_dirs;
 use serde_json::Value;
 use support::*;
 
@@ -34,26 +35,18 @@ impl Case {
 }
 
 fn cases() -> Vec<Case> {
-    let mut cases: Vec<Case> = std::fs::read_dir(fixtures().join("editions"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|dir| dir.join("old.schema").is_file())
-        .map(|dir| {
-            let expect: Value =
-                serde_json::from_slice(&std::fs::read(dir.join("expect.json")).unwrap()).unwrap();
-            let old = expect["root_message"].as_str().unwrap().to_owned();
-            let new = expect["new_root_message"]
-                .as_str()
-                .unwrap_or(&old)
-                .to_owned();
+    let cases: Vec<Case> = case_dirs("editions")
+        .into_iter()
+        .filter(|case| case.dir.join("old.schema").is_file())
+        .map(|case| {
+            let (old, new) = case.roots();
             Case {
-                root_file: expect["root_file"].as_str().unwrap().to_owned(),
-                roots: [old, new],
-                dir,
+                root_file: case.root_file().to_owned(),
+                roots: [old.to_owned(), new.to_owned()],
+                dir: case.dir,
             }
         })
         .collect();
-    cases.sort_by_key(Case::name);
     assert!(cases.len() >= 31, "Editions fixtures went missing");
     cases
 }

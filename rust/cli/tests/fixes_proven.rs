@@ -20,6 +20,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use protocompat_testkit::cases::case_dirs;
 use serde_json::Value;
 use support::{bundled_protoc, copy_dir, fixtures};
 
@@ -34,20 +35,15 @@ struct Case {
 fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     for folder in ["compat", "conservative", "editions", "fixes"] {
-        for entry in fs::read_dir(fixtures().join(folder)).unwrap() {
-            let dir = entry.unwrap().path();
-            let Ok(expect) = fs::read(dir.join("expect.json")) else {
-                continue;
-            };
-            let expect: Value = serde_json::from_slice(&expect).unwrap();
+        for case in case_dirs(folder) {
             // A new root is a new type: its remedy is advice (name the old root), no edit.
-            if expect.get("new_root_message").is_some() || !dir.join("new").is_dir() {
+            if case.expect.get("new_root_message").is_some() || !case.dir.join("new").is_dir() {
                 continue;
             }
             cases.push(Case {
-                root_file: expect["root_file"].as_str().unwrap().to_owned(),
-                root_message: expect["root_message"].as_str().unwrap().to_owned(),
-                dir,
+                root_file: case.root_file().to_owned(),
+                root_message: case.roots().0.to_owned(),
+                dir: case.dir,
             });
         }
     }

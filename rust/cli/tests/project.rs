@@ -3,24 +3,9 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use support::*;
-
-/// `examples/service` in a fresh directory, committed on `main`, but for `leave_out` (files
-/// left out of the commit, kept in the work tree).
-fn service(name: &str, leave_out: &[&str]) -> PathBuf {
-    let dir = tempdir(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    copy_dir(&repo().join("examples/service"), &dir);
-    git(&dir, &["init", "-q"]);
-    git(&dir, &["add", "."]);
-    for file in leave_out {
-        git(&dir, &["rm", "-q", "--cached", file]);
-    }
-    git(&dir, &["commit", "-q", "-m", "baseline"]);
-    dir
-}
 
 fn check(dir: &Path, extra: &[&str]) -> (Option<i32>, String, String) {
     let mut args = vec!["check"];
@@ -31,7 +16,7 @@ fn check(dir: &Path, extra: &[&str]) -> (Option<i32>, String, String) {
 
 #[test]
 fn the_service_checks_clean_against_its_own_main() {
-    let dir = service("clean", &[]);
+    let dir = service_repo("clean", &[]);
     let (code, stdout, stderr) = check(&dir, &[]);
     assert_eq!(code, Some(0), "{stdout}{stderr}");
     for topic in [
@@ -52,7 +37,7 @@ fn the_service_checks_clean_against_its_own_main() {
 
 #[test]
 fn a_renumbered_field_fails_the_project_and_is_named() {
-    let dir = service("v3", &[]);
+    let dir = service_repo("v3", &[]);
     std::fs::copy(
         repo().join("examples/shop/v3/order.proto"),
         dir.join("proto/shop/order.proto"),
@@ -89,7 +74,7 @@ fn a_renumbered_field_fails_the_project_and_is_named() {
 
 #[test]
 fn topics_the_baseline_lacks_are_new_and_pass() {
-    let dir = service(
+    let dir = service_repo(
         "new",
         &["proto/shop/shipment.proto", "proto/shop/payment.proto"],
     );
@@ -116,7 +101,7 @@ fn topics_the_baseline_lacks_are_new_and_pass() {
 /// hook has it.
 #[test]
 fn a_root_nowhere_on_main_is_new_for_a_single_check_too() {
-    let dir = service("single-new", &["proto/shop/shipment.proto"]);
+    let dir = service_repo("single-new", &["proto/shop/shipment.proto"]);
     let (code, stdout, stderr) = check(
         &dir,
         &[
@@ -150,7 +135,7 @@ fn a_root_nowhere_on_main_is_new_for_a_single_check_too() {
 
 #[test]
 fn a_schema_gone_from_the_tree_is_reported_with_what_the_baseline_holds() {
-    let dir = service("gone", &[]);
+    let dir = service_repo("gone", &[]);
     std::fs::remove_file(dir.join("proto/shop/payment.proto")).unwrap();
     let (code, stdout, stderr) = check(&dir, &[]);
     assert_eq!(code, Some(2), "{stdout}{stderr}");
@@ -166,7 +151,7 @@ fn a_schema_gone_from_the_tree_is_reported_with_what_the_baseline_holds() {
 
 #[test]
 fn a_missing_ref_says_how_to_fetch_it() {
-    let dir = service("no-ref", &[]);
+    let dir = service_repo("no-ref", &[]);
     let yaml = std::fs::read_to_string(dir.join("protocompat.yaml")).unwrap();
     std::fs::write(
         dir.join("protocompat.yaml"),
@@ -181,7 +166,7 @@ fn a_missing_ref_says_how_to_fetch_it() {
 
 #[test]
 fn the_project_file_is_found_from_a_directory_below_it() {
-    let dir = service("below", &[]);
+    let dir = service_repo("below", &[]);
     let (code, stdout, stderr) = check(&dir.join("proto/shop"), &[]);
     assert_eq!(code, Some(0), "{stdout}{stderr}");
     assert!(
@@ -196,7 +181,7 @@ fn the_project_file_is_found_from_a_directory_below_it() {
 /// Each malformed file: exit 2, and the error names the file, the line and the key.
 #[test]
 fn a_malformed_project_file_is_refused_with_file_line_and_key() {
-    let dir = service("malformed", &[]);
+    let dir = service_repo("malformed", &[]);
     let original = std::fs::read_to_string(dir.join("protocompat.yaml")).unwrap();
     let cases: [(&str, &str, &str); 6] = [
         ("profile: pip246", "profle: pip246", "protocompat.yaml:7:1: profle: unknown key `profle` (did you mean `profile`?)"),
@@ -235,7 +220,7 @@ fn a_malformed_project_file_is_refused_with_file_line_and_key() {
 /// `init` from the tree writes a file `check` takes, and never replaces one without --force.
 #[test]
 fn init_writes_a_project_file_check_takes() {
-    let dir = service("init", &[]);
+    let dir = service_repo("init", &[]);
     let (code, _, stderr) = {
         let out = protocompat_in(&dir, &["init"]);
         (out.status.code(), text(&out.stdout), text(&out.stderr))

@@ -6,8 +6,7 @@
 
 use protocompat::{Bounds, Checker, Schema, Strategy};
 
-mod common;
-use common::BenchSchema;
+use protocompat_testkit::bench_schema::BenchSchema;
 
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;

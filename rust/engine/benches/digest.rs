@@ -2,8 +2,6 @@
 //! result may stand in for a check only when the bytes are the same), on the benchmark schemas'
 //! data.
 
-mod common;
-
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use sha2::{Digest, Sha256};
 use std::hint::black_box;
@@ -12,7 +10,7 @@ fn digests(c: &mut Criterion) {
     let key = [7u8; 32];
     let mut group = c.benchmark_group("digest");
     for size in ["small", "medium", "large"] {
-        let data = common::BenchSchema::compile(size).version(1);
+        let data = protocompat_testkit::bench_schema::BenchSchema::compile(size).version(1);
         let copy = data.clone();
         group.throughput(Throughput::Bytes(data.len() as u64));
         group.bench_with_input(BenchmarkId::new("xxh3_128", size), &data, |b, d| {

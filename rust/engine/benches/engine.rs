@@ -6,10 +6,9 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
-mod common;
-use common::BenchSchema;
 use protocompat::model::SchemaData;
 use protocompat::{Bounds, Checker, Limits, Schema, Strategy, PROFILES};
+use protocompat_testkit::bench_schema::BenchSchema;
 
 /// The allocator the shipped library and CLI use.
 #[global_allocator]

@@ -6,9 +6,7 @@
 
 use protocompat::{Bounds, Checker, Profile, Strategy};
 
-#[path = "../benches/common/mod.rs"]
-mod common;
-use common::BenchSchema;
+use protocompat_testkit::bench_schema::BenchSchema;
 
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -3,7 +3,7 @@
 //! (RELIABILITY.md, "Worst inputs inside the default limits"). Prints figures; asserts nothing.
 //!
 //! `cargo run --release -p protocompat --example worst_inputs [SHAPE...]`: each shape of
-//! `tests/support/shapes/` (all without arguments), under both profiles: one cold check of the
+//! `rust/testkit/src/shapes/` (all without arguments), under both profiles: one cold check of the
 //! shape's new schema against its history (one version, FULL; more, FULL_TRANSITIVE), as a
 //! broker just restarted makes it for an upload, and the same check with examples, as the CLI
 //! makes it. The CPU is this thread's (`CLOCK_THREAD_CPUTIME_ID`), so other work on the machine
@@ -33,10 +33,7 @@ use std::time::Duration;
 
 use protocompat::{Bounds, CheckError, Checker, Profile, Report, PROFILES};
 
-#[path = "../tests/support/shapes/mod.rs"]
-mod shapes;
-
-use shapes::Shape;
+use protocompat_testkit::shapes::{self, Shape};
 
 #[global_allocator]
 static ALLOCATOR: protocompat::budget::MeteredAllocator<mimalloc::MiMalloc> =
@@ -172,7 +169,7 @@ fn spread(rows: &[Row]) {
 fn decodes() {
     println!("| Shape | Schema data | CPU per decode | Work units | ns per unit |");
     println!("|---|---:|---:|---:|---:|");
-    let bench = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/schemas");
+    let bench = protocompat_testkit::bench_schemas();
     let normal: Vec<(&str, Vec<u8>)> = ["small", "medium", "large"]
         .iter()
         .map(|size| {

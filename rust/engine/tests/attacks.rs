@@ -5,13 +5,11 @@
 //! `PROTOCOMPAT_WRITE_FIXTURES=1 cargo test --test attacks` rewrites `tests/fixtures/attacks/`
 //! (the colliding pair the Java tests send through JNI); without it, a difference fails.
 
-mod support;
-
 use base64::Engine;
 use protocompat::report::{KEPT_FINDINGS, TEXT_LIMIT};
 use protocompat::{check, Bounds, Checker, Limits, Report, RuleId, Strategy};
-use support::collide::collide;
-use support::{descriptor_set_from_text, fixtures, schema_from_text};
+use protocompat_testkit::collide::collide;
+use protocompat_testkit::{descriptor_set_from_text, fixtures, schema_from_text};
 use xxhash_rust::xxh3::{xxh3_128, xxh3_128_with_seed};
 
 const BASE: &str = "syntax = \"proto3\";\npackage shop;\n\

@@ -5,8 +5,6 @@
 //! `PROTOCOMPAT_WRITE_FIXTURES=1 cargo test --test bad_inputs` rewrites the files from the
 //! table below; without it, a difference between the table and the files fails.
 
-mod support;
-
 use std::fs;
 
 use prost::Message;
@@ -17,8 +15,11 @@ use prost_types::{
 };
 use protocompat::model::SchemaData;
 use protocompat::{check, CheckError, SchemaRef, Strategy};
+use protocompat_testkit::{
+    edition_file, file_features, fixtures, schema_from_text, schema_of_bytes, schema_of_protos,
+    schema_of_raw_files,
+};
 use serde_json::{json, Value};
-use support::{fixtures, schema_from_text};
 
 const RECONSTRUCTION: &str = "SCHEMA_RECONSTRUCTION_FAILED";
 const UNSUPPORTED: &str = "UNSUPPORTED_FEATURE";
@@ -76,54 +77,9 @@ fn order() -> DescriptorProto {
     message("Order", vec![field("id", 1, Type::Int64)])
 }
 
-fn schema(files: Vec<FileDescriptorProto>, root_message: &str, root_file: &str) -> Vec<u8> {
-    schema_of_bytes(
-        FileDescriptorSet { file: files }.encode_to_vec(),
-        root_message,
-        root_file,
-    )
-}
-
-fn schema_of_bytes(descriptor_set: Vec<u8>, root_message: &str, root_file: &str) -> Vec<u8> {
-    SchemaData {
-        descriptor_set,
-        root_message: root_message.into(),
-        root_file: root_file.into(),
-    }
-    .to_json()
-    .into_bytes()
-}
-
-/// A set of files given serialized, for what prost-types cannot express (editions, features).
-fn schema_of_raw_files(files: Vec<Vec<u8>>, root_message: &str, root_file: &str) -> Vec<u8> {
-    let mut set = Vec::new();
-    for file in files {
-        support::put_len(1, &file, &mut set);
-    }
-    schema_of_bytes(set, root_message, root_file)
-}
-
-/// `file` serialized with `edition` (FileDescriptorProto field 14) and `extra` appended.
-fn edition_file(file: FileDescriptorProto, edition: u64, extra: &[u8]) -> Vec<u8> {
-    let mut bytes = file.encode_to_vec();
-    bytes.push(14 << 3);
-    prost::encoding::encode_varint(edition, &mut bytes);
-    bytes.extend_from_slice(extra);
-    bytes
-}
-
-/// `options { features { … } }` of a file: FileOptions field 50 holding `feature_set`.
-fn file_features(feature_set: &[u8]) -> Vec<u8> {
-    let mut options = Vec::new();
-    support::put_len(50, feature_set, &mut options);
-    let mut bytes = Vec::new();
-    support::put_len(8, &options, &mut bytes);
-    bytes
-}
-
 /// `order.proto` in proto3 with the given messages, as the root file of schema `shop.Order`.
 fn order_file(messages: Vec<DescriptorProto>) -> Vec<u8> {
-    schema(
+    schema_of_protos(
         vec![file("order.proto", "proto3", messages, &[])],
         "shop.Order",
         "order.proto",
@@ -205,7 +161,7 @@ fn catalogue() -> Vec<BadCase> {
         },
         BadCase {
             name: "empty_descriptor_set",
-            data: schema(vec![], "shop.Order", "order.proto"),
+            data: schema_of_protos(vec![], "shop.Order", "order.proto"),
             rule: RECONSTRUCTION,
             says: "`fileDescriptorSet` is empty",
         },
@@ -248,19 +204,19 @@ fn catalogue() -> Vec<BadCase> {
         },
         BadCase {
             name: "root_message_in_another_file",
-            data: schema(vec![file("order.proto", "proto3", vec![order()], &["money.proto"]), money()], "shop.Money", "order.proto"),
+            data: schema_of_protos(vec![file("order.proto", "proto3", vec![order()], &["money.proto"]), money()], "shop.Money", "order.proto"),
             rule: RECONSTRUCTION,
             says: "root message `shop.Money` is declared in `money.proto`, not in the root file `order.proto`",
         },
         BadCase {
             name: "unresolved_import",
-            data: schema(vec![file("order.proto", "proto3", vec![order()], &["money.proto"])], "shop.Order", "order.proto"),
+            data: schema_of_protos(vec![file("order.proto", "proto3", vec![order()], &["money.proto"])], "shop.Order", "order.proto"),
             rule: RECONSTRUCTION,
             says: "file `order.proto` imports `money.proto`, which is not in the fileDescriptorSet",
         },
         BadCase {
             name: "import_cycle",
-            data: schema(
+            data: schema_of_protos(
                 vec![
                     file("order.proto", "proto3", vec![order()], &["money.proto"]),
                     file("money.proto", "proto3", vec![], &["order.proto"]),
@@ -273,7 +229,7 @@ fn catalogue() -> Vec<BadCase> {
         },
         BadCase {
             name: "two_different_files_with_one_name",
-            data: schema(
+            data: schema_of_protos(
                 vec![
                     file("order.proto", "proto3", vec![order()], &[]),
                     file("order.proto", "proto3", vec![order(), message("Extra", vec![])], &[]),
@@ -287,7 +243,7 @@ fn catalogue() -> Vec<BadCase> {
         BadCase {
             name: "edition_newer_than_2024",
             data: schema_of_raw_files(
-                vec![edition_file(file("order.proto", "editions", vec![order()], &[]), 9999, &[])],
+                &[edition_file(file("order.proto", "editions", vec![order()], &[]), 9999, &[])],
                 "shop.Order",
                 "order.proto",
             ),
@@ -297,7 +253,7 @@ fn catalogue() -> Vec<BadCase> {
         BadCase {
             name: "edition_newer_than_2024_in_import",
             data: schema_of_raw_files(
-                vec![
+                &[
                     file("order.proto", "proto3", vec![order()], &["money.proto"]).encode_to_vec(),
                     edition_file(FileDescriptorProto { syntax: Some("editions".into()), ..money() }, 1002, &[]),
                 ],
@@ -309,14 +265,14 @@ fn catalogue() -> Vec<BadCase> {
         },
         BadCase {
             name: "editions_without_edition",
-            data: schema(vec![file("order.proto", "editions", vec![order()], &[])], "shop.Order", "order.proto"),
+            data: schema_of_protos(vec![file("order.proto", "editions", vec![order()], &[])], "shop.Order", "order.proto"),
             rule: RECONSTRUCTION,
             says: "file `order.proto` declares syntax \"editions\" but no edition",
         },
         BadCase {
             name: "feature_with_unknown_value",
             data: schema_of_raw_files(
-                vec![edition_file(
+                &[edition_file(
                     file("order.proto", "editions", vec![order()], &[]),
                     1000,
                     &file_features(&[0x08, 0x00]),
@@ -330,7 +286,7 @@ fn catalogue() -> Vec<BadCase> {
         BadCase {
             name: "feature_this_checker_does_not_know",
             data: schema_of_raw_files(
-                vec![edition_file(
+                &[edition_file(
                     file("order.proto", "editions", vec![order()], &[]),
                     1001,
                     &file_features(&[0x78, 0x01]),
@@ -344,7 +300,7 @@ fn catalogue() -> Vec<BadCase> {
         BadCase {
             name: "features_outside_editions",
             data: schema_of_raw_files(
-                vec![{
+                &[{
                     let mut bytes = file("order.proto", "proto3", vec![order()], &[]).encode_to_vec();
                     bytes.extend(file_features(&[0x08, 0x01]));
                     bytes
@@ -357,7 +313,7 @@ fn catalogue() -> Vec<BadCase> {
         },
         BadCase {
             name: "unknown_syntax",
-            data: schema(vec![file("order.proto", "proto4", vec![order()], &[])], "shop.Order", "order.proto"),
+            data: schema_of_protos(vec![file("order.proto", "proto4", vec![order()], &[])], "shop.Order", "order.proto"),
             rule: RECONSTRUCTION,
             says: "file `order.proto` declares unknown syntax `proto4`",
         },
@@ -392,7 +348,7 @@ fn catalogue() -> Vec<BadCase> {
         },
         BadCase {
             name: "package_part_with_a_space",
-            data: schema(
+            data: schema_of_protos(
                 vec![FileDescriptorProto {
                     package: Some("shop. evil".into()),
                     ..file("order.proto", "proto3", vec![order()], &[])
@@ -423,7 +379,7 @@ fn catalogue() -> Vec<BadCase> {
         },
         BadCase {
             name: "enum_without_values",
-            data: schema(
+            data: schema_of_protos(
                 vec![FileDescriptorProto {
                     enum_type: vec![EnumDescriptorProto { name: Some("Status".into()), ..Default::default() }],
                     ..file("order.proto", "proto2", vec![order()], &[])
@@ -436,7 +392,7 @@ fn catalogue() -> Vec<BadCase> {
         },
         BadCase {
             name: "unparsable_default",
-            data: schema(
+            data: schema_of_protos(
                 vec![file(
                     "order.proto",
                     "proto2",

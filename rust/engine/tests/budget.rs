@@ -2,20 +2,16 @@
 //! installed as the JNI library and the CLI install it, and the CPU backstop
 //! (`limit.maxCheckCpuMillis`) looked at in the same places.
 
-mod support;
-
-use std::path::Path;
-
 use protocompat::budget::MeteredAllocator;
 use protocompat::{Bounds, Checker, Limits, Strategy};
-use support::schema_data;
+use protocompat_testkit::{bench_schemas, schema_data, schema_of_protos};
 
 #[global_allocator]
 static ALLOCATOR: MeteredAllocator<std::alloc::System> = MeteredAllocator(std::alloc::System);
 
 #[test]
 fn a_check_over_its_memory_budget_stops_and_says_so() {
-    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/schemas");
+    let bench = bench_schemas();
     let large = schema_data(&bench, "large.proto", "bench.Root");
 
     let roomy = Checker::new(Bounds::NONE);
@@ -61,7 +57,7 @@ fn a_check_over_its_memory_budget_stops_and_says_so() {
 /// machine's speed.
 #[test]
 fn a_check_over_its_cpu_budget_stops_and_says_so() {
-    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/schemas");
+    let bench = bench_schemas();
     let large = schema_data(&bench, "large.proto", "bench.Root");
     let none = Checker::with_limits(
         Bounds::NONE,
@@ -91,11 +87,8 @@ fn a_check_over_its_cpu_budget_stops_and_says_so() {
 
 /// `shop.Order { optional string s = 1 [default = …]; }` (proto2).
 fn with_string_default(default: &str) -> Vec<u8> {
-    use prost::Message;
     use prost_types::field_descriptor_proto::{Label, Type};
-    use prost_types::{
-        DescriptorProto, FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet,
-    };
+    use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
     let order = DescriptorProto {
         name: Some("Order".into()),
         field: vec![FieldDescriptorProto {
@@ -115,13 +108,7 @@ fn with_string_default(default: &str) -> Vec<u8> {
         message_type: vec![order],
         ..Default::default()
     };
-    protocompat::model::SchemaData {
-        descriptor_set: FileDescriptorSet { file: vec![file] }.encode_to_vec(),
-        root_message: "shop.Order".into(),
-        root_file: "order.proto".into(),
-    }
-    .to_json()
-    .into_bytes()
+    schema_of_protos(vec![file], "shop.Order", "order.proto")
 }
 
 /// A finding shows a default in a few dozen bytes, and reads no more of it than that: a

@@ -1,9 +1,7 @@
 //! The caching checker: same verdicts as the uncached one, no reload when warm, bounds held.
 
-mod support;
-
 use protocompat::{check, Bounds, CheckError, Checker, SchemaRef, SchemaSource, Strategy};
-use support::{schema_from_text, Counting};
+use protocompat_testkit::{schema_from_text, schema_of_bytes, shapes, tempdir, Counting};
 
 fn version(field: &str) -> Vec<u8> {
     schema_from_text(
@@ -166,7 +164,7 @@ fn schemas_weigh_what_was_decoded() {
             "message M{m} {{ int64 a = 1; int64 b = 2; int64 c = 3; }}\n"
         ));
     }
-    let dir = support::tempdir();
+    let dir = tempdir();
     std::fs::write(dir.join("bulk.proto"), unimported).unwrap();
     std::fs::write(
         dir.join("order.proto"),
@@ -180,13 +178,7 @@ fn schemas_weigh_what_was_decoded() {
         file.source_code_info = None;
     }
     use prost::Message;
-    let big = protocompat::model::SchemaData {
-        descriptor_set: set.encode_to_vec(),
-        root_message: "shop.Order".into(),
-        root_file: "order.proto".into(),
-    }
-    .to_json()
-    .into_bytes();
+    let big = schema_of_bytes(set.encode_to_vec(), "shop.Order", "order.proto");
     let checker = Checker::new(Bounds {
         // Room for the small decoded closure, far less than the big schema would take decoded.
         max_decoded_bytes: big.len() * 2,
@@ -203,9 +195,7 @@ fn schemas_weigh_what_was_decoded() {
 /// decodes nothing.
 #[test]
 fn a_history_of_large_schemas_stays_remembered() {
-    let history: Vec<Vec<u8>> = (0..6)
-        .map(|v| support::shapes::large_version(3 << 20, v))
-        .collect();
+    let history: Vec<Vec<u8>> = (0..6).map(|v| shapes::large_version(3 << 20, v)).collect();
     assert!(history.iter().all(|v| v.len() > 2 << 20));
     let (existing, proposed) = history.split_at(5);
     let existing: Vec<&[u8]> = existing.iter().map(Vec::as_slice).collect();
@@ -227,9 +217,7 @@ fn a_history_of_large_schemas_stays_remembered() {
 /// schema whose data is forgotten takes its decoded model with it.
 #[test]
 fn a_history_larger_than_the_decoded_cache_keeps_what_fits() {
-    let history: Vec<Vec<u8>> = (0..9)
-        .map(|v| support::shapes::large_version(3 << 20, v))
-        .collect();
+    let history: Vec<Vec<u8>> = (0..9).map(|v| shapes::large_version(3 << 20, v)).collect();
     let one = protocompat::Schema::decode(&history[0])
         .unwrap()
         .heap_bytes();

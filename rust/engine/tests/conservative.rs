@@ -4,12 +4,15 @@
 //! `expect.json` each carry a `conservative` block (`fixtures.rs` and `editions.rs` check
 //! theirs).
 
-mod support;
-
 use protocompat::{Finding, Profile, Severity, CONSERVATIVE, PIP246, PROFILES};
+use protocompat_testkit::cases::{
+    compiled_cases, editions_cases, problems, rules_fired, Case, DIRECTIONS,
+};
+use protocompat_testkit::raw::file_features as raw_file_features;
+use protocompat_testkit::{
+    edition_file, fixtures, put_len, schema_from_text, schema_of_files, sorted_keys,
+};
 use serde_json::{json, Value};
-use support::cases::{compiled_cases, editions_cases, rules_fired, Case, DIRECTIONS};
-use support::{fixtures, sorted_keys};
 
 fn cases() -> Vec<Case> {
     compiled_cases("conservative")
@@ -19,18 +22,13 @@ fn cases() -> Vec<Case> {
 fn every_case_gives_its_expected_findings_under_each_profile() {
     let cases = cases();
     assert!(cases.len() >= 17, "conservative cases went missing");
-    let problems: Vec<String> = cases
-        .iter()
-        .flat_map(|c| {
-            PROFILES.iter().flat_map(|p| {
-                let mut problems = c.compare_both_directions(p);
-                problems.extend(c.compare_full(p));
-                problems.extend(c.compare_full_with_separate_walks(p));
-                problems.extend(c.compare_with_itself(p));
-                problems
-            })
-        })
-        .collect();
+    let problems = problems(&cases, |c, p| {
+        let mut problems = c.compare_both_directions(p);
+        problems.extend(c.compare_full(p));
+        problems.extend(c.compare_full_with_separate_walks(p));
+        problems.extend(c.compare_with_itself(p));
+        problems
+    });
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
@@ -156,7 +154,7 @@ fn write_expectations() {
 #[test]
 fn closed_enums_compare_numbers_at_both_ends_of_the_range() {
     let schema = |values: &str| {
-        support::schema_from_text(
+        schema_from_text(
             &format!(
                 "syntax = \"proto2\"; package shop;\n\
                  message Order {{ optional Status status = 1; }}\n\
@@ -168,7 +166,7 @@ fn closed_enums_compare_numbers_at_both_ends_of_the_range() {
     let both_ends = schema("LOW = -2147483648; ZERO = 0; HIGH = 2147483647;");
     let aliased = schema("LOW = -2147483648; MIN = -2147483648; ZERO = 0; HIGH = 2147483647;");
     let no_high = schema("LOW = -2147483648; ZERO = 0;");
-    let checker = support::cases::checker(&CONSERVATIVE);
+    let checker = protocompat_testkit::cases::checker(&CONSERVATIVE);
     let backward = |old: &[u8], new: &[u8]| {
         checker
             .check(&[old], new, protocompat::Strategy::Backward)
@@ -188,7 +186,6 @@ fn closed_enums_compare_numbers_at_both_ends_of_the_range() {
 /// An edition 2023 `order.proto` declaring `Order { int64 id = 1; }`, with `file_features` as
 /// its file's `options.features` (serialized FeatureSet fields).
 fn edition_order(file_features: &[u8]) -> Vec<u8> {
-    use prost::Message;
     use prost_types::{field_descriptor_proto::Type, DescriptorProto, FieldDescriptorProto};
     let file = prost_types::FileDescriptorProto {
         name: Some("order.proto".into()),
@@ -207,22 +204,8 @@ fn edition_order(file_features: &[u8]) -> Vec<u8> {
         }],
         ..Default::default()
     };
-    let mut bytes = file.encode_to_vec();
-    // edition = EDITION_2023 (FileDescriptorProto field 14), then options { features { … } }.
-    bytes.push(14 << 3);
-    prost::encoding::encode_varint(1000, &mut bytes);
-    let mut options = Vec::new();
-    support::put_len(50, file_features, &mut options);
-    support::put_len(8, &options, &mut bytes);
-    let mut set = Vec::new();
-    support::put_len(1, &bytes, &mut set);
-    protocompat::model::SchemaData {
-        descriptor_set: set,
-        root_message: "shop.Order".into(),
-        root_file: "order.proto".into(),
-    }
-    .to_json()
-    .into_bytes()
+    // Edition 2023, then options { features { … } }.
+    schema_of_files(&[&edition_file(file, 1000, &raw_file_features(file_features))])
 }
 
 /// A FeatureSet field: `number` with the varint `value`, or with `bytes` as its contents.
@@ -233,7 +216,7 @@ fn feature(number: u32, value: Result<u64, &[u8]>) -> Vec<u8> {
             prost::encoding::encode_varint(u64::from(number) << 3, &mut out);
             prost::encoding::encode_varint(v, &mut out);
         }
-        Err(bytes) => support::put_len(number, bytes, &mut out),
+        Err(bytes) => put_len(number, bytes, &mut out),
     }
     out
 }
@@ -262,7 +245,7 @@ fn features_the_checker_cannot_interpret_are_unsupported() {
     for (what, features, unsupported) in cases {
         let marked = edition_order(&features);
         for profile in PROFILES {
-            let report = support::cases::checker(profile)
+            let report = protocompat_testkit::cases::checker(profile)
                 .check(&[&plain], &marked, protocompat::Strategy::Full)
                 .unwrap_or_else(|e| panic!("{what}: {e}"));
             let expected: Vec<String> = if unsupported && **profile == CONSERVATIVE {

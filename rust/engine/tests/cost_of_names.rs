@@ -10,12 +10,10 @@
 //! fields typed by a message with a 31 KB full name (31 messages named with a kilobyte, nested)
 //! took 6.0 s per upload against 2,000 versions, 2.4 to 4.6 ns per unit.
 
-mod support;
-
 use protocompat::model::full_name_bytes_read;
 use protocompat::{Bounds, Checker, RuleId, Schema, Strategy, PROFILES};
-use support::schema_from_text;
-use support::shapes::nested_long_names;
+use protocompat_testkit::shapes::nested_long_names;
+use protocompat_testkit::{schema_data, schema_from_text, tempdir};
 
 /// The units a FULL check of `proposed` against `existing` is charged beyond decoding both.
 fn pair_units(profile: &'static protocompat::Profile, existing: &[u8], proposed: &[u8]) -> u64 {
@@ -145,10 +143,10 @@ fn a_decode_is_charged_for_the_full_names_it_builds() {
 #[test]
 fn types_are_the_same_exactly_when_their_full_names_are() {
     let schema = |types: &str, order: &str| {
-        let dir = support::tempdir();
+        let dir = tempdir();
         std::fs::write(dir.join("types.proto"), types).unwrap();
         std::fs::write(dir.join("order.proto"), order).unwrap();
-        let data = support::schema_data(&dir, "order.proto", "a.R");
+        let data = schema_data(&dir, "order.proto", "a.R");
         std::fs::remove_dir_all(&dir).unwrap();
         data
     };

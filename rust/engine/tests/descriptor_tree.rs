@@ -2,15 +2,13 @@
 //! set, Editions features and custom options included, encodes back to its exact bytes, where
 //! prost's types lose what they do not know; and no input makes it panic.
 
-mod support;
-
 use std::fs;
 use std::path::Path;
 
 use prost::Message as _;
 use protocompat::model::SchemaData;
 use protocompat::remedy::descriptor::{Tree, Value};
-use support::fixtures;
+use protocompat_testkit::fixtures;
 
 fn schema_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     for entry in fs::read_dir(dir).unwrap() {

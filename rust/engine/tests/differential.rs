@@ -4,17 +4,14 @@
 //! and each reachable enum the same values. prost-reflect cannot read Editions, so the Editions
 //! fixtures are checked by their expected verdicts instead (`tests/editions.rs`).
 
-mod support;
-
 use std::collections::{HashSet, VecDeque};
 use std::fs;
-use std::path::Path;
 
 use prost::Message;
 use prost_reflect::{Cardinality as PrCardinality, DescriptorPool, Kind as PrKind, Value};
 use protocompat::model::{Cardinality, DefaultValue, Kind, MessageRef, SchemaData};
 use protocompat::Schema;
-use support::fixtures;
+use protocompat_testkit::{bench_schemas, fixtures, schema_data, schema_of_bytes, tempdir};
 
 /// Compares the model of `data` with prost-reflect's pool of the same descriptor set, over
 /// everything reachable from the root. Returns how many fields were compared.
@@ -178,7 +175,7 @@ fn every_compat_fixture_reads_the_same_in_both_models() {
                 .as_str()
                 .or(expect["root_message"].as_str())
                 .unwrap();
-            let data = support::schema_data(&case.join(side), root_file, root);
+            let data = schema_data(&case.join(side), root_file, root);
             fields += compare(&data, &format!("{}/{side}", case.display()));
             schemas += 1;
         }
@@ -192,9 +189,9 @@ fn every_compat_fixture_reads_the_same_in_both_models() {
 
 #[test]
 fn the_benchmark_schemas_read_the_same_in_both_models() {
-    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/schemas");
+    let bench = bench_schemas();
     for size in ["small", "medium", "large"] {
-        let data = support::schema_data(&bench, &format!("{size}.proto"), "bench.Root");
+        let data = schema_data(&bench, &format!("{size}.proto"), "bench.Root");
         let fields = compare(&data, size);
         assert!(fields > 10, "{size}: {fields} fields");
     }
@@ -323,18 +320,12 @@ fn generated_schemas_read_the_same_in_both_models() {
     let mut fields = 0;
     for seed in 1..=150u64 {
         let (text, root) = generated(seed);
-        let dir = support::tempdir();
+        let dir = tempdir();
         fs::write(dir.join("order.proto"), &text).unwrap();
         let compiled = protox::compile(["order.proto"], [&dir]);
         fs::remove_dir_all(&dir).unwrap();
         let set = compiled.unwrap_or_else(|e| panic!("seed {seed}: {e:?}\n{text}"));
-        let data = SchemaData {
-            descriptor_set: set.encode_to_vec(),
-            root_message: root.into(),
-            root_file: "order.proto".into(),
-        }
-        .to_json()
-        .into_bytes();
+        let data = schema_of_bytes(set.encode_to_vec(), root, "order.proto");
         fields += compare(&data, &format!("seed {seed}\n{text}\n"));
     }
     println!("{fields} generated fields compared");

@@ -4,20 +4,18 @@
 //! each direction somewhere; that each committed `.schema` holds its side's `.proto` files; and
 //! that the bad Editions inputs of `editions/bad` are refused with their rule.
 
-mod support;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use base64::Engine;
 use prost::Message;
-use protocompat::{check, CheckError, SchemaRef, Strategy, PIP246, PROFILES};
-use serde_json::Value;
-use support::cases::{
-    case_names, editions_cases, read_expect, root_messages, rules_fired, Case, DIRECTIONS,
+use protocompat::{check, CheckError, SchemaRef, Strategy, PIP246};
+use protocompat_testkit::cases::{
+    case_names, editions_cases, problems, read_expect, root_messages, rules_fired, Case, DIRECTIONS,
 };
-use support::{fixtures, schema_from_text};
+use protocompat_testkit::{fixtures, schema_from_text};
+use serde_json::Value;
 
 /// The rule IDs of `pip246` (docs/rules.md#pip246): its failures and its warning.
 const PIP246_RULES: [&str; 11] = [
@@ -49,32 +47,19 @@ fn cases() -> Vec<Case> {
 fn every_case_gives_its_expected_findings_in_both_directions() {
     let cases = cases();
     assert!(cases.len() >= 30, "editions cases went missing");
-    let problems: Vec<String> = cases
-        .iter()
-        .flat_map(|c| PROFILES.iter().flat_map(|p| c.compare_both_directions(p)))
-        .collect();
+    let problems = problems(&cases, Case::compare_both_directions);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
 fn full_is_the_union_of_both_directions() {
-    let problems: Vec<String> = cases()
-        .iter()
-        .flat_map(|c| PROFILES.iter().flat_map(|p| c.compare_full(p)))
-        .collect();
+    let problems = problems(&cases(), Case::compare_full);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
 fn full_in_one_traversal_reports_what_separate_walks_report() {
-    let problems: Vec<String> = cases()
-        .iter()
-        .flat_map(|c| {
-            PROFILES
-                .iter()
-                .flat_map(|p| c.compare_full_with_separate_walks(p))
-        })
-        .collect();
+    let problems = problems(&cases(), Case::compare_full_with_separate_walks);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
@@ -104,10 +89,7 @@ fn every_rule_of_pip246_fires_in_each_direction_somewhere() {
 
 #[test]
 fn a_schema_is_compatible_with_itself_in_every_case() {
-    let problems: Vec<String> = cases()
-        .iter()
-        .flat_map(|c| PROFILES.iter().flat_map(|p| c.compare_with_itself(p)))
-        .collect();
+    let problems = problems(&cases(), Case::compare_with_itself);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 

@@ -5,11 +5,9 @@
 //! changes. Heap is measured with the metered allocator, per thread, so the figures do not
 //! depend on what other tests do.
 
-mod support;
-
 use protocompat::budget::MeteredAllocator;
 use protocompat::{Bounds, Checker, Report, Strategy};
-use support::{schema_data_without_source_info, tempdir};
+use protocompat_testkit::{schema_data_without_source_info, tempdir};
 
 #[global_allocator]
 static ALLOCATOR: MeteredAllocator<std::alloc::System> = MeteredAllocator(std::alloc::System);

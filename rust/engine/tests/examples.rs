@@ -4,15 +4,13 @@
 //! prost-reflect, a runtime of its own); and a few outcomes are what protobuf does. The Java
 //! test `ExampleReplayTest` replays them all through protobuf-java.
 
-mod support;
-
 use base64::Engine;
 use prost::Message;
 use prost_reflect::{DescriptorPool, DynamicMessage};
 use protocompat::{Bounds, Checker, Outcome, Profile, Report, Strategy, PROFILES};
+use protocompat_testkit::cases::{compiled_cases, editions_cases, Case};
+use protocompat_testkit::schema_from_text;
 use serde_json::Value;
-use support::cases::{compiled_cases, editions_cases, Case};
-use support::schema_from_text;
 
 fn with_examples(profile: &'static Profile) -> Checker {
     Checker::new(Bounds::NONE)

@@ -2,10 +2,8 @@
 //! directions and under FULL, and checks that every rule ID of the default profile fires in
 //! each direction somewhere (`conservative.rs` does the same for its profile).
 
-mod support;
-
-use protocompat::{PIP246, PROFILES};
-use support::cases::{compiled_cases, rules_fired, Case, DIRECTIONS};
+use protocompat::PIP246;
+use protocompat_testkit::cases::{compiled_cases, problems, rules_fired, Case, DIRECTIONS};
 
 fn cases() -> Vec<Case> {
     compiled_cases("compat")
@@ -15,32 +13,19 @@ fn cases() -> Vec<Case> {
 fn every_case_gives_its_expected_findings_in_both_directions() {
     let cases = cases();
     assert!(cases.len() >= 30, "fixture cases went missing");
-    let problems: Vec<String> = cases
-        .iter()
-        .flat_map(|c| PROFILES.iter().flat_map(|p| c.compare_both_directions(p)))
-        .collect();
+    let problems = problems(&cases, Case::compare_both_directions);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
 fn full_is_the_union_of_both_directions() {
-    let problems: Vec<String> = cases()
-        .iter()
-        .flat_map(|c| PROFILES.iter().flat_map(|p| c.compare_full(p)))
-        .collect();
+    let problems = problems(&cases(), Case::compare_full);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
 fn full_in_one_traversal_reports_what_separate_walks_report() {
-    let problems: Vec<String> = cases()
-        .iter()
-        .flat_map(|c| {
-            PROFILES
-                .iter()
-                .flat_map(|p| c.compare_full_with_separate_walks(p))
-        })
-        .collect();
+    let problems = problems(&cases(), Case::compare_full_with_separate_walks);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
@@ -61,9 +46,6 @@ fn every_rule_fires_in_each_direction_somewhere() {
 
 #[test]
 fn a_schema_is_compatible_with_itself_in_every_case() {
-    let problems: Vec<String> = cases()
-        .iter()
-        .flat_map(|c| PROFILES.iter().flat_map(|p| c.compare_with_itself(p)))
-        .collect();
+    let problems = problems(&cases(), Case::compare_with_itself);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

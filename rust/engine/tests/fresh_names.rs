@@ -4,12 +4,11 @@
 //! every check, `--fix` or not. The figure for this shape is printed by
 //! `cargo bench -p protocompat-cli --bench reserved_names`.
 
-use prost::Message;
 use prost_types::field_descriptor_proto::{Label, Type};
-use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet};
-use protocompat::model::SchemaData;
+use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use protocompat::remedy::{Edit, Planner, Recheck};
 use protocompat::{check, Limits, Strategy, PIP246};
+use protocompat_testkit::schema_of_protos;
 
 /// Message `p.M` with field `a = 1` of type `kind`, reserving `reserved`; built as descriptors
 /// directly, since parsing 160,000 names as text takes a debug build long.
@@ -34,13 +33,7 @@ fn schema(kind: Type, reserved: Vec<String>) -> Vec<u8> {
         message_type: vec![message],
         ..Default::default()
     };
-    SchemaData {
-        descriptor_set: FileDescriptorSet { file: vec![file] }.encode_to_vec(),
-        root_message: "p.M".into(),
-        root_file: "order.proto".into(),
-    }
-    .to_json()
-    .into_bytes()
+    schema_of_protos(vec![file], "p.M", "order.proto")
 }
 
 /// The names each remedy of the check's findings gives field `a`.

@@ -2,10 +2,8 @@
 //! the limit and the setting that raises it, before the work is done (the broker and the CLI
 //! each spell the setting their own way: `-Dprotocompat.limit.X`, `--limit X`).
 
-mod support;
-
 use protocompat::{Bounds, CheckError, Checker, Limits, Schema, Strategy, PROFILES};
-use support::{
+use protocompat_testkit::{
     put_len, root_file_with_enum_values, schema_from_text, schema_of_files, tiny_root_file,
     unimported_file,
 };
@@ -381,7 +379,7 @@ fn a_long_history_stops_before_it_is_decoded() {
         },
     );
     let all: Vec<&[u8]> = history.iter().map(Vec::as_slice).collect();
-    let mut source = support::Counting {
+    let mut source = protocompat_testkit::Counting {
         existing: &all,
         proposed: &proposed,
         copies: 0,

@@ -2,13 +2,11 @@
 //! a check that compared something new, nothing for a check the caches answer, however many
 //! warnings the schemas produce and however often clients reconnect.
 
-mod support;
-
 use std::sync::Mutex;
 
 use log::{Log, Metadata, Record};
 use protocompat::{Bounds, Checker, Strategy};
-use support::schema_from_text;
+use protocompat_testkit::schema_from_text;
 
 struct Capture(Mutex<Vec<String>>);
 

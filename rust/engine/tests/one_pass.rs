@@ -2,15 +2,13 @@
 //! walked by the prescan and then decoded: the one pass may give way, but whatever it builds is
 //! exactly what the prescan and the decode build, and it never builds what they refuse.
 
-mod support;
-
 use std::fs;
 use std::path::Path;
 
 use protocompat::model::{build_both_ways, prescan, Counts, Model, SchemaData};
 use protocompat::{DecodeError, Limits};
-use support::put_len;
-use support::sets::{compiled_sets, everything};
+use protocompat_testkit::sets::{compiled_sets, everything};
+use protocompat_testkit::{fixtures, put_len, tempdir};
 
 /// What is wrong when the one pass and the prescan disagree.
 fn disagreement(
@@ -58,7 +56,7 @@ fn compiled_sets_are_read_in_one_pass_into_the_same_model() {
 #[test]
 fn fixture_schemas_good_and_bad_agree() {
     let mut files = Vec::new();
-    schema_files(&support::fixtures(), &mut files);
+    schema_files(&fixtures(), &mut files);
     let (mut one_pass, mut refused) = (0, 0);
     for (name, data) in &files {
         let Ok(parsed) = SchemaData::parse(data) else {
@@ -288,7 +286,7 @@ fn every_kind_of_name_counts_towards_the_longest() {
         ),
     ];
     for (what, proto) in files {
-        let dir = support::tempdir();
+        let dir = tempdir();
         fs::write(dir.join("order.proto"), &proto).unwrap();
         fs::create_dir_all(dir.join(&import).parent().unwrap()).unwrap();
         fs::write(dir.join(&import), "syntax = \"proto3\";").unwrap();

@@ -4,16 +4,15 @@
 //! `cargo test -p protocompat --release --test peak_memory -- --nocapture`. The test asserts
 //! only the verdicts. Everything runs in one test so that no other test allocates meanwhile.
 
-mod support;
-
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use protocompat::{check, Limits, Strategy};
-use support::{
-    root_file_with_enum_values, schema_data, schema_of_files, tiny_root_file, unimported_file,
+use protocompat_testkit::{
+    bench_schemas, put_len, root_file_with, root_file_with_enum_values, schema_data,
+    schema_data_without_source_info, schema_of_bytes, schema_of_files, tempdir, tiny_root_file,
+    unimported_file,
 };
 
 struct Counting;
@@ -105,7 +104,7 @@ fn peak_heap_of_hostile_and_normal_schemas() {
 }
 
 fn refusals_and_normal_checks() {
-    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/schemas");
+    let bench = bench_schemas();
     let normal = schema_data(&bench, "large.proto", "bench.Root");
     assert_eq!(
         measure("normal schema (bench/schemas/large.proto)", &normal),
@@ -153,10 +152,7 @@ fn number(i: usize) -> usize {
 /// Inputs that passed every count before: repeated records the counts did not see, and full
 /// names multiplied by nesting. Each is now refused before decoding.
 fn uncounted_repetitions_and_long_full_names() {
-    let oneofs = schema_of_files(&[&support::root_file_with(
-        &[0x42, 0x00].repeat(5_000_000),
-        &[],
-    )]);
+    let oneofs = schema_of_files(&[&root_file_with(&[0x42, 0x00].repeat(5_000_000), &[])]);
     refused_with(
         measure("5,000,000 empty oneofs in the root message", &oneofs),
         "(limit.maxDeclarations=N raises it)",
@@ -164,14 +160,14 @@ fn uncounted_repetitions_and_long_full_names() {
     drop(oneofs);
 
     let mut locations = Vec::new();
-    support::put_len(9, &[0x0a, 0x00].repeat(5_000_000), &mut locations);
+    put_len(9, &[0x0a, 0x00].repeat(5_000_000), &mut locations);
     let mut comments = Vec::new();
-    support::put_len(6, &[0x32, 0x00].repeat(5_000_000), &mut comments);
+    put_len(6, &[0x32, 0x00].repeat(5_000_000), &mut comments);
     let mut detached = Vec::new();
-    support::put_len(1, &comments, &mut detached);
+    put_len(1, &comments, &mut detached);
     let mut source_comments = Vec::new();
-    support::put_len(9, &detached, &mut source_comments);
-    let comments = schema_of_files(&[&support::root_file_with(&[], &source_comments)]);
+    put_len(9, &detached, &mut source_comments);
+    let comments = schema_of_files(&[&root_file_with(&[], &source_comments)]);
     refused_with(
         measure(
             "5,000,000 detached comments in one source-code location",
@@ -180,7 +176,7 @@ fn uncounted_repetitions_and_long_full_names() {
         "(limit.maxNestedRecords=N raises it)",
     );
     drop(comments);
-    let source_info = schema_of_files(&[&support::root_file_with(&[], &locations)]);
+    let source_info = schema_of_files(&[&root_file_with(&[], &locations)]);
     refused_with(
         measure(
             "5,000,000 source-code locations in the root file",
@@ -204,13 +200,10 @@ fn uncounted_repetitions_and_long_full_names() {
         name("b"),
         name("c"),
     );
-    let dir = support::tempdir();
+    let dir = tempdir();
     std::fs::write(dir.join("order.proto"), proto).unwrap();
-    let long_names = support::schema_data_without_source_info(
-        &dir,
-        "order.proto",
-        &format!("{}.Order", name("p")),
-    );
+    let long_names =
+        schema_data_without_source_info(&dir, "order.proto", &format!("{}.Order", name("p")));
     std::fs::remove_dir_all(&dir).unwrap();
     refused_with(
         measure("90,000 fields with 4,000-byte full names", &long_names),
@@ -223,10 +216,10 @@ fn uncounted_repetitions_and_long_full_names() {
 fn the_default_limits() {
     use std::fmt::Write;
     let limits = Limits::DEFAULT;
-    let dir = support::tempdir();
+    let dir = tempdir();
     let compile = |name: &str, proto: &str, root: &str| {
         std::fs::write(dir.join(name), proto).unwrap();
-        support::schema_data_without_source_info(&dir, name, root)
+        schema_data_without_source_info(&dir, name, root)
     };
     // Fields: as many as allowed, in messages of 10, each held by one field of the root.
     let messages = (limits.max_fields - 10) / 11;
@@ -270,23 +263,23 @@ fn the_default_limits() {
     let mut oneofs = Vec::new();
     for i in 0..limits.max_declarations - 10 {
         let mut oneof = Vec::new();
-        support::put_len(1, format!("o{i}").as_bytes(), &mut oneof);
-        support::put_len(8, &oneof, &mut oneofs);
+        put_len(1, format!("o{i}").as_bytes(), &mut oneof);
+        put_len(8, &oneof, &mut oneofs);
     }
-    let oneofs = schema_of_files(&[&support::root_file_with(&oneofs, &[])]);
+    let oneofs = schema_of_files(&[&root_file_with(&oneofs, &[])]);
     assert_eq!(measure("the most oneofs allowed", &oneofs), Ok(true));
 
     // Records inside options, which the walk does not enter: uninterpreted options' name
     // parts, as many as the element limit allows.
     let mut option = Vec::new();
     for _ in 0..limits.max_nested_records - 100 {
-        support::put_len(2, &[], &mut option);
+        put_len(2, &[], &mut option);
     }
     let mut options = Vec::new();
-    support::put_len(999, &option, &mut options);
+    put_len(999, &option, &mut options);
     let mut message_options = Vec::new();
-    support::put_len(7, &options, &mut message_options);
-    let options = schema_of_files(&[&support::root_file_with(&message_options, &[])]);
+    put_len(7, &options, &mut message_options);
+    let options = schema_of_files(&[&root_file_with(&message_options, &[])]);
     let verdict = measure(
         "the most name parts of one uninterpreted option allowed",
         &options,
@@ -300,38 +293,32 @@ fn the_default_limits() {
     let package = vec!["a"; limits.max_name_length / 2].join(".");
     let fields_allowed = limits.max_full_name_bytes / (package.len() + 16);
     let mut types = Vec::new();
-    support::put_len(1, b"types.proto", &mut types);
+    put_len(1, b"types.proto", &mut types);
     let mut t = Vec::new();
-    support::put_len(1, b"T", &mut t);
-    support::put_len(4, &t, &mut types);
+    put_len(1, b"T", &mut t);
+    put_len(4, &t, &mut types);
     let mut order = Vec::new();
-    support::put_len(1, b"Order", &mut order);
+    put_len(1, b"Order", &mut order);
     for i in 1..=fields_allowed {
         let mut field = Vec::new();
-        support::put_len(1, format!("f{i}").as_bytes(), &mut field);
+        put_len(1, format!("f{i}").as_bytes(), &mut field);
         // number, label optional, type message
         prost::encoding::encode_key(3, prost::encoding::WireType::Varint, &mut field);
         prost::encoding::encode_varint(number(i) as u64, &mut field);
         field.extend_from_slice(&[0x20, 0x01, 0x28, 0x0b]);
-        support::put_len(6, b"T", &mut field);
-        support::put_len(2, &field, &mut order);
+        put_len(6, b"T", &mut field);
+        put_len(2, &field, &mut order);
     }
     let mut file = Vec::new();
-    support::put_len(1, b"order.proto", &mut file);
-    support::put_len(2, package.as_bytes(), &mut file);
-    support::put_len(3, b"types.proto", &mut file);
-    support::put_len(4, &order, &mut file);
-    support::put_len(12, b"proto3", &mut file);
+    put_len(1, b"order.proto", &mut file);
+    put_len(2, package.as_bytes(), &mut file);
+    put_len(3, b"types.proto", &mut file);
+    put_len(4, &order, &mut file);
+    put_len(12, b"proto3", &mut file);
     let mut set = Vec::new();
-    support::put_len(1, &types, &mut set);
-    support::put_len(1, &file, &mut set);
-    let deep = protocompat::model::SchemaData {
-        descriptor_set: set,
-        root_message: format!("{package}.Order"),
-        root_file: "order.proto".into(),
-    }
-    .to_json()
-    .into_bytes();
+    put_len(1, &types, &mut set);
+    put_len(1, &file, &mut set);
+    let deep = schema_of_bytes(set, &format!("{package}.Order"), "order.proto");
     let verdict = measure(
         &format!("{fields_allowed} relative type names in a 512-component package"),
         &deep,
@@ -341,7 +328,7 @@ fn the_default_limits() {
 
     // Strings the pool keeps: reserved names, as many as the element limit allows.
     let names = [0x52, 0x00].repeat(limits.max_elements - 100);
-    let reserved = schema_of_files(&[&support::root_file_with(&names, &[])]);
+    let reserved = schema_of_files(&[&root_file_with(&names, &[])]);
     let verdict = measure("the most reserved names allowed", &reserved);
     println!("  ({verdict:?})");
     std::fs::remove_dir_all(&dir).unwrap();
@@ -368,9 +355,9 @@ fn many_pairs_of_large_enums_under_the_conservative_profile() {
             }
             text.push_str("}\n");
         }
-        let dir = support::tempdir();
+        let dir = tempdir();
         std::fs::write(dir.join("order.proto"), text).unwrap();
-        let data = support::schema_data_without_source_info(&dir, "order.proto", "shop.Order");
+        let data = schema_data_without_source_info(&dir, "order.proto", "shop.Order");
         std::fs::remove_dir_all(&dir).unwrap();
         data
     };

@@ -2,16 +2,14 @@
 //! equal those of the decoded set, malformed bytes are refused in prost's words, and files the
 //! root does not import are counted but never decoded.
 
-mod support;
-
 use prost::Message;
 use prost_types::{DescriptorProto, FileDescriptorProto, FileDescriptorSet};
 use protocompat::model::{prescan, Counts};
 use protocompat::{check, Strategy};
-use support::sets::{self, everything};
-use support::{put_len, schema_of_files, tiny_root_file};
+use protocompat_testkit::sets::{self, everything};
+use protocompat_testkit::{put_len, schema_of_files, tiny_root_file};
 
-/// The compiled sets of `support::sets`, by name.
+/// The compiled sets of `protocompat_testkit::sets`, by name.
 fn compiled_sets() -> Vec<(String, Vec<u8>)> {
     sets::compiled_sets()
         .into_iter()

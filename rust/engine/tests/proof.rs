@@ -2,11 +2,9 @@
 //! the new schema with its edits made finds its finding gone and nothing new; fixes made
 //! together are proven together, in order; and re-checks stop at their budget.
 
-mod support;
-
 use protocompat::remedy::{Planner, Recheck, Together, PROOF_WORK};
 use protocompat::{check, Finding, Limits, Report, RuleId, Strategy, PIP246};
-use support::schema_from_text;
+use protocompat_testkit::schema_from_text;
 
 const OLD: &str = "syntax = \"proto2\";\npackage shop;\n\
                    message Order { required int64 id = 1; optional string note = 2; }\n";

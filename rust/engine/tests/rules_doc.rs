@@ -6,10 +6,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use protocompat::{ErrorRule, RuleId, Severity, PROFILES};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use protocompat_testkit::repo;
 
 fn document() -> String {
     std::fs::read_to_string(repo().join("docs/rules.md")).expect("docs/rules.md")

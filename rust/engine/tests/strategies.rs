@@ -1,13 +1,11 @@
 //! Strategies over histories (docs/rules.md#strategies), report contents and bounds, deep schemas.
 
-mod support;
-
 use std::sync::{Mutex, OnceLock};
 
 use protocompat::report::TEXT_LIMIT;
 use protocompat::schema_ref::short_sha256;
 use protocompat::{check, check_code, Direction, Requested, RuleId, SchemaRef, Strategy};
-use support::schema_from_text;
+use protocompat_testkit::schema_from_text;
 
 const MONEY_AND_PRICE: &str =
     "message Money { int64 cents = 1; }\nmessage Price { int64 cents = 1; }\n";

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use protocompat::model::SchemaData;
+use protocompat_testkit::schema_of_bytes;
 
 /// Root names the seed corpus uses (the compat fixtures and the catalogue).
 const ROOTS: [(&str, &str); 4] = [
@@ -18,10 +18,6 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let (root_message, root_file) = ROOTS[usize::from(pick) % ROOTS.len()];
-    let schema = SchemaData {
-        descriptor_set: set.to_vec(),
-        root_message: root_message.into(),
-        root_file: root_file.into(),
-    };
-    let _ = protocompat::Schema::decode(schema.to_json().as_bytes());
+    let schema = schema_of_bytes(set.to_vec(), root_message, root_file);
+    let _ = protocompat::Schema::decode(&schema);
 });

@@ -1,6 +1,6 @@
 //! `check --fix` over random evolutions, a property: for each input of the committed `evolve`
-//! corpus, the schema and its evolution that `evolve` makes of it (`evolve/ir.rs`) are written
-//! as `.proto` files, and `protocompat check --fix` (the command, as users run it) is run on the
+//! corpus, the schema and its evolution that `evolve` makes of it (`protocompat_testkit::evolve`)
+//! are written as `.proto` files, and `protocompat check --fix` (the command, as users run it) is run on the
 //! new one under FULL, with each profile. Each `--fix` must remove every finding whose fix it
 //! made (status `fix`), add no finding, failure or warning, that was not there before, and
 //! leave files that compile; after up to three rounds the check passes, or every failure left
@@ -11,15 +11,6 @@
 //!
 //! Usage: `fix_property PROTOCOMPAT CORPUS_DIR [LIMIT]`.
 
-#[path = "evolve/ir.rs"]
-#[allow(dead_code)]
-mod ir;
-#[path = "common/scalar.rs"]
-#[allow(dead_code)]
-mod scalar;
-#[path = "common/tail.rs"]
-mod tail;
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -29,10 +20,9 @@ use arbitrary::Unstructured;
 use prost::Message;
 use prost_reflect::DescriptorPool;
 use prost_types::FileDescriptorSet;
+use protocompat_testkit::evolve::{Schema, FILE, ROOT};
+use protocompat_testkit::tail::tail;
 use serde_json::Value;
-
-use ir::{Schema, FILE, ROOT};
-use tail::tail;
 
 const ROUNDS: usize = 3;
 
@@ -54,14 +44,19 @@ fn check(cli: &Path, dir: &Path, profile: &str, fix: bool) -> Result<Value, Stri
     let out = command
         .args(["--format", "json", "--no-examples", "--strategy", "FULL"])
         .args(["--profile", profile, "--root", ROOT])
-        .args(["--against", &format!("old/{FILE}"), "--against-include", "old"])
+        .args([
+            "--against",
+            &format!("old/{FILE}"),
+            "--against-include",
+            "old",
+        ])
         .args(["-I", "new", &format!("new/{FILE}")])
         .current_dir(dir)
         .output()
         .map_err(|e| format!("{}: {e}", cli.display()))?;
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let json: Value = serde_json::from_slice(&out.stdout)
-        .map_err(|e| format!("not JSON ({e}): {stderr}"))?;
+    let json: Value =
+        serde_json::from_slice(&out.stdout).map_err(|e| format!("not JSON ({e}): {stderr}"))?;
     match json.get("error") {
         Some(error) => Err(format!("{error}\n{stderr}")),
         None => Ok(json),
@@ -122,7 +117,10 @@ fn tally(tallies: &mut BTreeMap<String, Tally>, report: &Value) {
             let t = tallies
                 .entry(f["rule"].as_str().unwrap_or("").to_owned())
                 .or_default();
-            let tried = f["fix_status"]["tried"].as_array().cloned().unwrap_or_default();
+            let tried = f["fix_status"]["tried"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
             let refused = tried.len();
             for candidate in &tried {
                 let why = candidate["kind"].as_str().unwrap_or("").to_owned();
@@ -164,14 +162,18 @@ fn main() -> ExitCode {
         eprintln!("usage: fix_property PROTOCOMPAT CORPUS_DIR [LIMIT]");
         return ExitCode::from(2);
     };
-    let limit: usize = args.get(3).and_then(|n| n.parse().ok()).unwrap_or(usize::MAX);
+    let limit: usize = args
+        .get(3)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(usize::MAX);
     let cli = fs::canonicalize(cli).expect("the protocompat command");
     let mut inputs: Vec<PathBuf> = fs::read_dir(corpus)
         .expect("the corpus")
         .map(|e| e.unwrap().path())
         .collect();
     inputs.sort();
-    let scratch = std::env::temp_dir().join(format!("protocompat-fix-property-{}", std::process::id()));
+    let scratch =
+        std::env::temp_dir().join(format!("protocompat-fix-property-{}", std::process::id()));
     let (mut cases, mut passed, mut advice_only, mut failed) = (0, 0, 0, Vec::new());
     // The rules of the findings left without a fix to make, and how often.
     let mut left: BTreeMap<String, usize> = Default::default();
@@ -180,8 +182,12 @@ fn main() -> ExitCode {
         let mut data = fs::read(input).unwrap();
         data.extend_from_slice(tail());
         let mut u = Unstructured::new(&data);
-        let Ok(old) = Schema::generate(&mut u) else { continue };
-        let Ok((new, _)) = old.evolve(&mut u) else { continue };
+        let Ok(old) = Schema::generate(&mut u) else {
+            continue;
+        };
+        let Ok((new, _)) = old.evolve(&mut u) else {
+            continue;
+        };
         if !buildable(&old) || !buildable(&new) {
             continue;
         }
@@ -266,7 +272,10 @@ fn main() -> ExitCode {
         eprintln!("{failure}\n");
     }
     for failure in &failed {
-        eprintln!("fix_property: failed: {}", failure.lines().next().unwrap_or(""));
+        eprintln!(
+            "fix_property: failed: {}",
+            failure.lines().next().unwrap_or("")
+        );
     }
     if failed.is_empty() {
         ExitCode::SUCCESS

@@ -5,17 +5,11 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use protocompat::model::SchemaData;
 use protocompat::{Bounds, Checker, Strategy, PROFILES};
+use protocompat_testkit::schema_of_bytes;
 
 fn schema(set: &[u8]) -> Vec<u8> {
-    SchemaData {
-        descriptor_set: set.to_vec(),
-        root_message: "shop.Order".into(),
-        root_file: "order.proto".into(),
-    }
-    .to_json()
-    .into_bytes()
+    schema_of_bytes(set.to_vec(), "shop.Order", "order.proto")
 }
 
 fuzz_target!(|data: &[u8]| {

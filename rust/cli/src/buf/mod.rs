@@ -14,6 +14,7 @@
 mod check;
 mod options;
 mod place;
+mod project;
 mod proto;
 mod request;
 mod rules;
@@ -98,7 +99,8 @@ pub fn serve(args: &[String]) -> ExitCode {
 
 const HELP: &str = "protocompat buf-plugin: protocompat's rules as a Buf check plugin (PluginRPC). \
 buf runs it; in buf.yaml (version: v2):\n  plugins:\n    - plugin: [protocompat, buf-plugin]\n      \
-options:\n        roots: [shop.Order]\n  breaking:\n    use: [PIP246]\n\
+options:\n        project: protocompat.yaml   # or roots: [shop.Order]\n  breaking:\n    use: [PIP246]\n\
+With neither option, the topics of protocompat.yaml where buf runs are checked.\n\
 Procedures: /buf.plugin.check.v1.CheckService/{Check,ListRules,ListCategories}, request on stdin.\n\
 Flags: --protocol, --spec, --format binary|json. See docs/buf.md.";
 

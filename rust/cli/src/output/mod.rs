@@ -191,17 +191,6 @@ impl<'a> Run<'a> {
         printable(&finding.render_naming(&|index| self.name(index))).into_owned()
     }
 
-    /// A finding on one line with its example and its fix, for a tool that shows one message
-    /// a finding (the Buf plugin's annotations).
-    pub fn render_with_example(&self, finding: &Finding) -> String {
-        let mut line = self.render(finding);
-        line.push_str(&example_inline(finding));
-        if let Some(entry) = self.fix_of(finding) {
-            line.push_str(&fix_inline(entry));
-        }
-        line
-    }
-
     /// A finding's remedies as lines of their own ([`fix_lines`]).
     pub fn fix_lines(&self, finding: &Finding) -> Vec<String> {
         self.fix_of(finding)

@@ -80,6 +80,11 @@ pub fn load(path: &Path) -> Result<Loaded, Error> {
 /// The file's text, within [`MAX_FILE_BYTES`]; why not is the message of the [`Error`] that
 /// [`load`] makes of it, at the file's start.
 fn read(path: &Path) -> Result<String, String> {
+    // Opening a FIFO waits for a writer: what is no regular file is refused before it is opened.
+    let kind = fs::metadata(path).map_err(|e| format!("cannot read the project file: {e}"))?;
+    if !kind.is_file() {
+        return Err("the project file is not a regular file".to_owned());
+    }
     let opened = fs::File::open(path).map_err(|e| format!("cannot read the project file: {e}"))?;
     let meta = opened
         .metadata()

@@ -488,31 +488,35 @@ impl Reader<'_> {
             .collect()
     }
 
-    /// A path as written: relative, with no `..`, so that it names a place in the project;
-    /// and on the disk, no symbolic link on its way leads out of the project's directory.
     fn path(&self, at: At, key: &str, text: &str) -> Result<PathBuf, Error> {
-        let path = std::path::Path::new(text);
-        if path.is_absolute() || text.starts_with('/') || text.starts_with('\\') {
-            return Err(self.error(
-                at,
-                key,
-                format!(
-                    "`{}` is an absolute path: paths are relative to the project file's directory",
-                    bounded(text)
-                ),
-            ));
-        }
-        if text.contains('#') {
-            return Err(self.error(at, key, format!("`{}`: a path with `#` cannot be checked (protocompat reads `#` as the start of an input's options)", bounded(text))));
-        }
-        if !crate::input::written_inside(text) {
-            return Err(self.error(at, key, format!("`{}` leaves the project's directory (`..`): every path stays inside the repository", bounded(text))));
-        }
-        if leaves_by_link(self.dir, text) {
-            return Err(self.error(at, key, format!("`{}` leaves the project's directory through a symbolic link: every path stays inside the repository", bounded(text))));
-        }
-        Ok(PathBuf::from(text))
+        confined(self.dir, text, "the project's directory").map_err(|e| self.error(at, key, e))
     }
+}
+
+/// A path as written: relative, with no `..`, so that it names a place under `dir` (the
+/// project's directory, or wherever else a path is read from, called `dir_name` in messages);
+/// and on the disk, no symbolic link on its way leads out of `dir`.
+pub fn confined(dir: &std::path::Path, text: &str, dir_name: &str) -> Result<PathBuf, String> {
+    let path = std::path::Path::new(text);
+    if path.is_absolute() || text.starts_with('/') || text.starts_with('\\') {
+        return Err(format!(
+            "`{}` is an absolute path: paths are relative to {dir_name}",
+            bounded(text)
+        ));
+    }
+    if text.contains('#') {
+        return Err(format!("`{}`: a path with `#` cannot be checked (protocompat reads `#` as the start of an input's options)", bounded(text)));
+    }
+    if !crate::input::written_inside(text) {
+        return Err(format!(
+            "`{}` leaves {dir_name} (`..`): every path stays inside the repository",
+            bounded(text)
+        ));
+    }
+    if leaves_by_link(dir, text) {
+        return Err(format!("`{}` leaves {dir_name} through a symbolic link: every path stays inside the repository", bounded(text)));
+    }
+    Ok(PathBuf::from(text))
 }
 
 /// Whether symbolic links take `name` (as far as it exists) out of `dir`.

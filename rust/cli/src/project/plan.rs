@@ -141,7 +141,7 @@ fn under(dir: &Path, path: &Path) -> PathBuf {
 }
 
 /// A relative path without its `.` parts, `/`-separated: `.` for none.
-fn plain(path: &Path) -> String {
+pub(crate) fn plain(path: &Path) -> String {
     let parts: Vec<String> = path
         .components()
         .filter_map(|c| match c {

@@ -7,13 +7,11 @@ mod peak;
 
 #[allow(unused_imports)]
 pub use peak::output_and_peak_kib;
+#[allow(unused_imports)]
+pub use protocompat_testkit::{fixtures, git, repo};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-pub fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
-}
 
 pub fn case(name: &str, side: &str) -> PathBuf {
     fixtures()
@@ -45,10 +43,6 @@ pub fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), target).unwrap();
         }
     }
-}
-
-pub fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 /// Runs the command from the repository's root, as a user of this checkout would: the
@@ -123,22 +117,20 @@ message Money {
 
 pub const FILE: &str = "acme/orders/v1/order.proto";
 
-/// Runs git in `dir` with a fixed identity and branch name; fails the test if git fails.
-pub fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@e",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+/// `examples/service` in a fresh directory made a git repository, committed on `main` but for
+/// `leave_out` (files left out of the commit, kept in the work tree): the project whose
+/// baseline is `main`, as a user's clone of it would be.
+pub fn service_repo(name: &str, leave_out: &[&str]) -> PathBuf {
+    let dir = tempdir(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&repo().join("examples/service"), &dir);
+    git(&dir, &["init", "-q"]);
+    git(&dir, &["add", "."]);
+    for file in leave_out {
+        git(&dir, &["rm", "-q", "--cached", file]);
+    }
+    git(&dir, &["commit", "-q", "-m", "baseline"]);
+    dir
 }
 
 /// The schema data the broker stores for `examples/shop/VERSION/order.proto`, made once per

@@ -3,7 +3,7 @@
 //! alternates and every pair of versions has something to compare.
 
 use prost::Message;
-use protocompat::model::SchemaData;
+use protocompat_testkit::schema_of_bytes;
 
 use crate::desc::{
     feature, label, DescriptorProto, FeatureSet, FieldDescriptorProto, FieldOptions,
@@ -191,13 +191,11 @@ impl<'p> Builder<'p> {
         file.dependency = self.deps.iter().filter_map(|d| d.name.clone()).collect();
         let mut files = self.deps;
         files.push(file);
-        SchemaData {
-            descriptor_set: FileDescriptorSet { file: files }.encode_to_vec(),
-            root_message: self.plan.root(),
-            root_file: FILE.into(),
-        }
-        .to_json()
-        .into_bytes()
+        schema_of_bytes(
+            FileDescriptorSet { file: files }.encode_to_vec(),
+            &self.plan.root(),
+            FILE,
+        )
     }
 }
 

@@ -26,28 +26,7 @@ impl Syntax {
     }
 }
 
-pub use crate::scalar::{Scalar, SCALARS};
-
-impl Scalar {
-    /// `FieldDescriptorProto.Type`.
-    pub fn code(self) -> i32 {
-        self.pb() as i32
-    }
-
-    /// The `n`th type after this one, round the list.
-    pub fn shifted(self, n: usize) -> Scalar {
-        let at = SCALARS.iter().position(|s| *s == self).unwrap_or(0);
-        SCALARS[(at + n) % SCALARS.len()]
-    }
-
-    /// A type a map key may have: this one, or the nearest integer.
-    pub fn as_key(self) -> Scalar {
-        match self {
-            Scalar::Double | Scalar::Float | Scalar::Bytes => Scalar::Int64,
-            s => s,
-        }
-    }
-}
+pub use protocompat_testkit::scalar::{Scalar, SCALARS};
 
 /// How a part differs between the versions of a history: the odd variants change it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

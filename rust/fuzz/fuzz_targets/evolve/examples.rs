@@ -15,8 +15,8 @@
 use prost_reflect::{DynamicMessage, FieldDescriptor, Kind, ReflectMessage, Value};
 use protocompat::example::EXAMPLE_BYTES;
 use protocompat::{Example, Outcome};
+use protocompat_testkit::evolve::ROOT;
 
-use crate::ir::ROOT;
 use crate::wire::{self, Pools, ReadError};
 
 fn hex(bytes: &[u8]) -> String {

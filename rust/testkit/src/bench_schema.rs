@@ -2,11 +2,8 @@
 //! compiled once without source info (as protoc-generated classes give them to Pulsar), then
 //! versioned the way `bench/schemas/gen.py` describes.
 
-use std::path::Path;
-
 use prost::Message;
 use prost_types::FileDescriptorSet;
-use protocompat::model::SchemaData;
 
 pub struct BenchSchema {
     set: FileDescriptorSet,
@@ -16,7 +13,7 @@ pub struct BenchSchema {
 impl BenchSchema {
     /// `bench/schemas/<size>.proto`.
     pub fn compile(size: &str) -> BenchSchema {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/schemas");
+        let dir = crate::bench_schemas();
         let root_file = format!("{size}.proto");
         let mut compiler = protox::Compiler::new([&dir]).unwrap();
         compiler.include_imports(true);
@@ -34,12 +31,6 @@ impl BenchSchema {
             .options
             .get_or_insert_with(Default::default)
             .java_outer_classname = Some(format!("RootV{v}"));
-        SchemaData {
-            descriptor_set: set.encode_to_vec(),
-            root_message: "bench.Root".into(),
-            root_file: self.root_file.clone(),
-        }
-        .to_json()
-        .into_bytes()
+        crate::schema_of_bytes(set.encode_to_vec(), "bench.Root", &self.root_file)
     }
 }

@@ -1,12 +1,11 @@
 //! Descriptor sets compiled from the fixtures, with the root file each is checked from.
 
 use std::fs;
-use std::path::Path;
 
 use prost::Message;
 use serde_json::Value;
 
-use super::{fixtures, tempdir};
+use crate::{bench_schemas, fixtures, tempdir};
 
 /// One compiled set.
 pub struct CompiledSet {
@@ -38,7 +37,7 @@ pub fn compiled_sets() -> Vec<CompiledSet> {
             });
         }
     }
-    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/schemas");
+    let bench = bench_schemas();
     for size in ["small", "medium", "large"] {
         let root_file = format!("{size}.proto");
         let set = protox::compile([&root_file], [&bench]).unwrap();

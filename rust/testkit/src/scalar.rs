@@ -1,5 +1,5 @@
 //! The fifteen scalar types of protobuf, shared by the fuzz targets that build schemas (`evolve`,
-//! `cost`); each adds what it needs of them in its own module.
+//! `cost`).
 
 use prost_types::field_descriptor_proto::Type;
 
@@ -65,5 +65,45 @@ impl Scalar {
     /// Whether a repeated field of the type can be packed.
     pub fn packable(self) -> bool {
         !matches!(self, Scalar::String | Scalar::Bytes)
+    }
+
+    /// The type's name in `.proto` text.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scalar::Double => "double",
+            Scalar::Float => "float",
+            Scalar::Int32 => "int32",
+            Scalar::Int64 => "int64",
+            Scalar::Uint32 => "uint32",
+            Scalar::Uint64 => "uint64",
+            Scalar::Sint32 => "sint32",
+            Scalar::Sint64 => "sint64",
+            Scalar::Fixed32 => "fixed32",
+            Scalar::Fixed64 => "fixed64",
+            Scalar::Sfixed32 => "sfixed32",
+            Scalar::Sfixed64 => "sfixed64",
+            Scalar::Bool => "bool",
+            Scalar::String => "string",
+            Scalar::Bytes => "bytes",
+        }
+    }
+
+    /// `FieldDescriptorProto.Type`'s number.
+    pub fn code(self) -> i32 {
+        self.pb() as i32
+    }
+
+    /// The `n`th type after this one, round the list.
+    pub fn shifted(self, n: usize) -> Scalar {
+        let at = SCALARS.iter().position(|s| *s == self).unwrap_or(0);
+        SCALARS[(at + n) % SCALARS.len()]
+    }
+
+    /// A type a map key may have: this one, or the nearest integer.
+    pub fn as_key(self) -> Scalar {
+        match self {
+            Scalar::Double | Scalar::Float | Scalar::Bytes => Scalar::Int64,
+            s => s,
+        }
     }
 }

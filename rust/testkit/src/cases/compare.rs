@@ -1,105 +1,13 @@
-//! Cases in the compat format (`old/`, `new/`, `expect.json`: tests/fixtures/README.md), and
-//! how a case is checked against the engine under each profile. Shared by the compat and
-//! conservative fixtures (compiled here) and the Editions fixtures (compiled schema data
-//! committed next to them).
+//! How a case is checked against the engine: each direction, FULL, FULL as one traversal, and
+//! each side against itself, every disagreement with `expect.json` reported as a line.
 
 use std::collections::BTreeSet;
-use std::fs;
-use std::path::Path;
 
-use protocompat::{Bounds, Checker, Profile, Report, Strategy, PIP246};
+use protocompat::{Bounds, Checker, Profile, Report, Strategy, PIP246, PROFILES};
 use serde_json::Value;
 
-use super::{fixtures, schema_data, sorted_keys};
-
-/// The two directions of `expect.json`: BACKWARD is canRead(existing = old, new), FORWARD is
-/// canRead(new, existing = old).
-pub const DIRECTIONS: [(&str, Strategy); 2] = [
-    ("old_writes_new_reads", Strategy::Backward),
-    ("new_writes_old_reads", Strategy::Forward),
-];
-
-pub struct Case {
-    pub name: String,
-    pub old: Vec<u8>,
-    pub new: Vec<u8>,
-    pub expect: Value,
-}
-
-/// The case folders under `root`, sorted; `skip` names folders that are not cases.
-pub fn case_names(root: &Path, skip: &[&str]) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(root)
-        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_type().unwrap().is_dir())
-        .map(|e| e.file_name().into_string().unwrap())
-        .filter(|name| !skip.contains(&name.as_str()))
-        .collect();
-    names.sort();
-    names
-}
-
-/// A case folder's `expect.json`.
-pub fn read_expect(dir: &Path) -> Value {
-    let path = dir.join("expect.json");
-    serde_json::from_str(&fs::read_to_string(&path).unwrap())
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// The roots of the old and the new schema (`new_root_message` where the new one differs).
-pub fn root_messages(expect: &Value) -> (&str, &str) {
-    let old = expect["root_message"].as_str().unwrap();
-    (old, expect["new_root_message"].as_str().unwrap_or(old))
-}
-
-/// The cases of `tests/fixtures/<folder>` (`compat`, `conservative`), each side compiled from
-/// its `.proto` files.
-pub fn compiled_cases(folder: &str) -> Vec<Case> {
-    let root = fixtures().join(folder);
-    case_names(&root, &[])
-        .into_iter()
-        .map(|name| {
-            let dir = root.join(&name);
-            let expect = read_expect(&dir);
-            let root_file = expect["root_file"].as_str().unwrap();
-            let (old_root, new_root) = root_messages(&expect);
-            Case {
-                old: schema_data(&dir.join("old"), root_file, old_root),
-                new: schema_data(&dir.join("new"), root_file, new_root),
-                name,
-                expect,
-            }
-        })
-        .collect()
-}
-
-/// The cases of `tests/fixtures/editions`: each side is its committed `.schema` (protox
-/// cannot compile Editions).
-pub fn editions_cases() -> Vec<Case> {
-    let root = fixtures().join("editions");
-    case_names(&root, &["bad"])
-        .into_iter()
-        .map(|name| {
-            let dir = root.join(&name);
-            let read = |side: &str| {
-                let path = dir.join(format!("{side}.schema"));
-                std::fs::read(&path).unwrap_or_else(|e| {
-                    panic!(
-                        "{}: {e}; run tests/fixtures/editions/generate.py \
-                         (tests/fixtures/README.md says how)",
-                        path.display()
-                    )
-                })
-            };
-            Case {
-                old: read("old"),
-                new: read("new"),
-                expect: read_expect(&dir),
-                name,
-            }
-        })
-        .collect()
-}
+use super::{Case, DIRECTIONS};
+use crate::sorted_keys;
 
 /// A checker of `profile`'s rules with the default bounds.
 pub fn checker(profile: &'static Profile) -> Checker {
@@ -287,5 +195,17 @@ pub fn rules_fired(cases: &[Case], profile: &Profile, direction: &str) -> BTreeS
             keys
         })
         .map(|k| k.split(' ').next().unwrap().to_owned())
+        .collect()
+}
+
+/// What `compare` finds wrong with each of `cases` under each profile: the test bodies the
+/// compat, conservative and Editions fixtures share.
+pub fn problems(
+    cases: &[Case],
+    compare: impl Fn(&Case, &'static Profile) -> Vec<String>,
+) -> Vec<String> {
+    cases
+        .iter()
+        .flat_map(|c| PROFILES.iter().flat_map(|p| compare(c, p)))
         .collect()
 }

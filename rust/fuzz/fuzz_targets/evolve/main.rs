@@ -1,9 +1,9 @@
 //! Schema evolution against real data. From the input (`arbitrary`): a random proto2 or proto3
-//! schema (`evolve/ir.rs`), evolved by random steps into a second one; both are checked by the
-//! engine in each direction under `pip246` and `conservative`; then random messages written
-//! with one schema (`evolve/gen.rs`) are encoded and read with the other as protobuf-java would
-//! (`evolve/wire.rs`), and every value of a field the two share by number is compared
-//! (`evolve/compare.rs`). It fails when
+//! schema (`protocompat_testkit::evolve`, in `rust/testkit`), evolved by random steps into a
+//! second one; both are checked by the engine in each direction under `pip246` and
+//! `conservative`; then random messages written with one schema (`evolve/gen.rs`) are encoded
+//! and read with the other as protobuf-java would (`evolve/wire.rs`), and every value of a
+//! field the two share by number is compared (`evolve/compare.rs`). It fails when
 //! - `conservative` passes a direction in which a value was misread: an engine bug (UNSOUND);
 //! - a value was misread and `pip246` reports neither a failure nor a warning for that
 //!   direction (SILENT, docs/rules.md#no-silent-data-loss);
@@ -16,19 +16,9 @@
 //! stderr (`evolve: inputs=…`), with the counted kinds.
 #![no_main]
 
-#[path = "evolve/compare.rs"]
 mod compare;
-#[path = "evolve/examples.rs"]
 mod examples;
-#[path = "evolve/gen.rs"]
 mod gen;
-#[path = "evolve/ir.rs"]
-mod ir;
-#[path = "common/scalar.rs"]
-mod scalar;
-#[path = "common/tail.rs"]
-mod tail;
-#[path = "evolve/wire.rs"]
 mod wire;
 
 use std::collections::BTreeMap;
@@ -41,12 +31,12 @@ use libfuzzer_sys::fuzz_target;
 use prost::Message;
 use prost_reflect::DescriptorPool;
 use prost_types::FileDescriptorSet;
-use protocompat::model::SchemaData;
 use protocompat::{Bounds, Checker, Report, Strategy, CONSERVATIVE, PIP246};
+use protocompat_testkit::evolve::{Schema, Step, Syntax, FILE, ROOT};
+use protocompat_testkit::schema_of_bytes;
+use protocompat_testkit::tail::tail;
 
 use compare::Misread;
-use ir::{Schema, Step, Syntax, FILE, ROOT};
-use tail::tail;
 use wire::Pools;
 
 /// One schema of the pair, in every form the checks need.
@@ -66,13 +56,7 @@ impl Side {
         .encode_to_vec();
         let pool = DescriptorPool::decode(set.as_slice()).ok()?;
         let raw = wire::raw_pool(&file).ok()?;
-        let json = SchemaData {
-            descriptor_set: set,
-            root_message: ROOT.into(),
-            root_file: FILE.into(),
-        }
-        .to_json()
-        .into_bytes();
+        let json = schema_of_bytes(set, ROOT, FILE);
         Some(Side {
             ir,
             json,

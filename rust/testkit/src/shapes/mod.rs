@@ -1,6 +1,6 @@
 //! The costliest shapes of schema data known inside the default limits, built as descriptor
-//! sets: what an attacker with upload rights would send. Shared by `examples/worst_inputs.rs`,
-//! which prints the CPU each costs and the work it is charged, and the tests that hold their
+//! sets: what an attacker with upload rights would send. Shared by the engine's
+//! `examples/worst_inputs.rs`, which prints the CPU each costs and the work it is charged, and the tests that hold their
 //! verdicts.
 //!
 //! Each shape is a function of a variant number, so that a history of distinct versions (each
@@ -12,8 +12,6 @@
 //! - `features`: maps, Editions features;
 //! - `histories`: long FULL_TRANSITIVE histories, of tiny versions or against a large new one;
 //! - `full_names`: full names far longer than the schema, named by every field of a history.
-#![allow(dead_code)]
-
 mod counts;
 mod features;
 mod findings;
@@ -22,15 +20,13 @@ mod histories;
 mod names;
 mod pairs;
 
-use prost::Message;
 use prost_types::field_descriptor_proto::{Label, Type};
-use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet};
-use protocompat::model::SchemaData;
+use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use protocompat::{Limits, Strategy};
 
-#[allow(unused_imports)]
+use crate::schema_of_protos as schema;
+
 pub use counts::large_version;
-#[allow(unused_imports)]
 pub use full_names::nested_long_names;
 
 /// A shape: its name, what it is, and how one check of it is made.
@@ -206,14 +202,4 @@ fn file(name: &str, package: &str, syntax: &str) -> FileDescriptorProto {
         syntax: Some(syntax.into()),
         ..Default::default()
     }
-}
-
-fn schema(files: Vec<FileDescriptorProto>, root_message: &str, root_file: &str) -> Vec<u8> {
-    SchemaData {
-        descriptor_set: FileDescriptorSet { file: files }.encode_to_vec(),
-        root_message: root_message.into(),
-        root_file: root_file.into(),
-    }
-    .to_json()
-    .into_bytes()
 }

@@ -26,22 +26,13 @@
 //! that a slow or fat input is a finding too.
 #![no_main]
 
-#[path = "cost/budget.rs"]
 mod budget;
-#[path = "cost/build.rs"]
 mod build;
-#[path = "cost/declared.rs"]
 mod declared;
-#[path = "cost/desc.rs"]
 mod desc;
-#[path = "cost/measure.rs"]
 mod measure;
-#[path = "cost/parts.rs"]
 mod parts;
-#[path = "cost/plan.rs"]
 mod plan;
-#[path = "common/scalar.rs"]
-mod scalar;
 
 use std::sync::OnceLock;
 
