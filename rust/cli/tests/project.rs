@@ -294,7 +294,7 @@ fn the_readme_project_session_is_what_a_user_sees() {
 /// A file without a baseline is refused once, naming the file once, in text and JSON alike.
 #[test]
 fn a_project_without_a_baseline_is_refused_naming_the_file_once() {
-    let dir = service("no-baseline", &[]);
+    let dir = service_repo("no-baseline", &[]);
     let original = std::fs::read_to_string(dir.join("protocompat.yaml")).unwrap();
     let without = original.replacen("baseline:\n  git: main\n", "", 1);
     assert_ne!(without, original);
