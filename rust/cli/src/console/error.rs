@@ -3,7 +3,8 @@
 use std::fmt;
 
 /// Why a command cannot do what it was asked. Its [`Kind`] is what callers decide on (a
-/// baseline without the schema makes it new; audit skips a topic of another schema type);
+/// project's topic whose file lacks its root is gone; audit skips a topic of another schema
+/// type);
 /// the input and the rule are what a refusal names before the message ([`super::refuse`],
 /// and the JSON, GitHub and JUnit error documents, which give them fields of their own).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,8 +26,9 @@ pub enum Kind {
     /// An input (or a file written in its place) that cannot be read or written, or is not a
     /// schema this command takes.
     Input,
-    /// A directory or tree that was read, but in which no file declares the root message: a
-    /// baseline without it makes the schema new; a project's topic without it is gone.
+    /// A directory or tree that was read, but in which no file declares the root message. As
+    /// the new side, a project's topic whose schema is gone; (a baseline without it is no error:
+    /// the schema is new there, [`crate::input::Found::Absent`]).
     Absent,
     /// A topic whose schema is of another type than PROTOBUF_NATIVE: not ours to check.
     OtherSchemaType,
