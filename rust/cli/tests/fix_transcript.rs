@@ -37,7 +37,7 @@ fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
 fn readme_block() -> Vec<(String, Vec<String>)> {
     let readme = fs::read_to_string(repo().join("README.md")).unwrap();
     let start = readme
-        .find("$ cp -r ")
+        .find("$ cp -r examples/shop/v3 ")
         .expect("the README's --fix transcript");
     let block = &readme[start..start + readme[start..].find("```").unwrap()];
     let mut commands: Vec<(String, Vec<String>)> = Vec::new();
