@@ -269,3 +269,110 @@ fn every_bad_editions_input_is_refused_with_its_rule_and_message() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The findings of `case` under `profile` in each direction, as `RULE path` lines, with the
+/// editions the 2026 twins rename taken out of the writer and reader.
+fn verdicts(case: &Case, profile: &'static protocompat::Profile) -> Vec<String> {
+    DIRECTIONS
+        .iter()
+        .map(|(direction, strategy)| match case.run(profile, *strategy) {
+            Ok(report) => {
+                let lines: Vec<String> = report
+                    .failures
+                    .iter()
+                    .chain(&report.warnings)
+                    .map(|f| {
+                        format!(
+                            "{:?} {} {:?} {:?}",
+                            f.severity, f.rule, f.path, f.field_number
+                        )
+                    })
+                    .collect();
+                format!("{direction}: compatible={} {lines:?}", report.compatible)
+            }
+            Err(e) => format!("{direction}: {e}"),
+        })
+        .collect()
+}
+
+/// Every Editions case again in edition 2026 (`e2026_*`, `twin_of` in its expect.json): the
+/// same `.proto` files with each edition written 2026 (or, where the case moves from 2023 to
+/// 2024, 2024 to 2026), plus only the edits the fixture names (`export`, which 2026's STRICT
+/// visibility asks of a type another file uses). Each twin gets its original's verdicts, rule
+/// by rule, under both profiles: 2026 is read as 2024 is.
+#[test]
+fn every_2026_twin_gets_its_originals_verdicts_under_both_profiles() {
+    let cases: BTreeMap<String, Case> = cases().into_iter().map(|c| (c.name.clone(), c)).collect();
+    let twins: Vec<(&Case, &Case)> = cases
+        .values()
+        .filter_map(|twin| {
+            let of = twin.expect["twin_of"].as_str()?;
+            Some((
+                twin,
+                cases
+                    .get(of)
+                    .unwrap_or_else(|| panic!("{}: no case {of}", twin.name)),
+            ))
+        })
+        .collect();
+    let originals = cases
+        .values()
+        .filter(|c| !c.name.starts_with("e2026_"))
+        .count();
+    assert_eq!(
+        twins.len(),
+        originals,
+        "a case has no 2026 twin, or a twin no original"
+    );
+    let mut problems = Vec::new();
+    for (twin, original) in twins {
+        let sources = |case: &Case| -> BTreeMap<String, String> {
+            let dir = root().join(&case.name);
+            proto_files(&dir.join("old"))
+                .into_iter()
+                .map(|f| ("old/".to_owned() + &f, dir.join("old").join(&f)))
+                .chain(
+                    proto_files(&dir.join("new"))
+                        .into_iter()
+                        .map(|f| ("new/".to_owned() + &f, dir.join("new").join(&f))),
+                )
+                .map(|(name, path)| (name, fs::read_to_string(path).unwrap()))
+                .collect()
+        };
+        let (mine, theirs) = (sources(twin), sources(original));
+        if mine.keys().ne(theirs.keys()) {
+            problems.push(format!("{}: not the files of {}", twin.name, original.name));
+        }
+        for (file, text) in &mine {
+            // What a twin may change: the edition line, `export`, and a comment saying so.
+            let plain = |t: &str| -> Vec<String> {
+                t.lines()
+                    .filter(|l| !l.starts_with("edition = ") && !l.starts_with("//"))
+                    .map(|l| l.trim_start_matches("export ").to_owned())
+                    .collect()
+            };
+            if theirs.get(file).map(|t| plain(t)) != Some(plain(text)) {
+                problems.push(format!(
+                    "{}/{file}: differs from {}'s beyond editions and `export`",
+                    twin.name, original.name
+                ));
+            }
+            if text.contains("edition = \"2023\"") {
+                problems.push(format!("{}/{file}: still edition 2023", twin.name));
+            }
+        }
+        if !mine.values().any(|t| t.contains("edition = \"2026\"")) {
+            problems.push(format!("{}: no file in edition 2026", twin.name));
+        }
+        for profile in [&PIP246, &protocompat::CONSERVATIVE] {
+            let (mine, theirs) = (verdicts(twin, profile), verdicts(original, profile));
+            if mine != theirs {
+                problems.push(format!(
+                    "{} under {}: {mine:?}\n  but {} gives {theirs:?}",
+                    twin.name, profile.name, original.name
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

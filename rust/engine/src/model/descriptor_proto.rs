@@ -34,6 +34,8 @@ pub(crate) mod tag {
         pub const ONEOF_DECL: u32 = 8;
         pub const RESERVED_RANGE: u32 = 9;
         pub const RESERVED_NAME: u32 = 10;
+        /// `SymbolVisibility` (edition 2024 on).
+        pub const VISIBILITY: u32 = 11;
     }
     pub mod message_options {
         pub const MESSAGE_SET_WIRE_FORMAT: u32 = 1;
@@ -68,6 +70,8 @@ pub(crate) mod tag {
         pub const NAME: u32 = 1;
         pub const VALUE: u32 = 2;
         pub const OPTIONS: u32 = 3;
+        /// `SymbolVisibility` (edition 2024 on).
+        pub const VISIBILITY: u32 = 6;
     }
     pub mod enum_options {
         pub const FEATURES: u32 = 7;

@@ -9,8 +9,11 @@
 //! result and never look at a syntax string, except SYNTAX_CHANGED, whose subject it is.
 //!
 //! The defaults are those of protobuf's `FeatureSetDefaults` for `descriptor.proto` and
-//! `java_features.proto` (protobuf 29+), compiled in: editions 2023 and 2024 only; anything
-//! newer is refused as UNSUPPORTED_FEATURE, since its defaults are not known here.
+//! `java_features.proto` (protobuf 36), compiled in: editions 2023, 2024 and 2026, held to
+//! `protoc --edition_defaults_out` by `tests/edition_defaults.rs`. Anything newer
+//! (`EDITION_UNSTABLE`, 2027 on, numbers descriptor.proto does not name) is refused as
+//! UNSUPPORTED_FEATURE: its defaults are not known here, and `UNSTABLE` changes what the same
+//! text compiles to (its `int64` is an `sfixed64`).
 
 use super::wire::{Fields, Value};
 
@@ -21,6 +24,7 @@ pub enum Syntax {
     Proto3,
     Edition2023,
     Edition2024,
+    Edition2026,
 }
 
 impl Syntax {
@@ -30,18 +34,26 @@ impl Syntax {
             Syntax::Proto3 => "proto3",
             Syntax::Edition2023 => "edition 2023",
             Syntax::Edition2024 => "edition 2024",
+            Syntax::Edition2026 => "edition 2026",
         }
     }
 
     pub fn is_edition(self) -> bool {
-        matches!(self, Syntax::Edition2023 | Syntax::Edition2024)
+        matches!(
+            self,
+            Syntax::Edition2023 | Syntax::Edition2024 | Syntax::Edition2026
+        )
     }
+
+    /// The editions this checker reads, as a message that refuses another one names them.
+    pub const SUPPORTED: &'static str = "proto2, proto3 and editions 2023, 2024 and 2026";
 
     /// The edition's number in descriptor.proto's `Edition` enum.
     pub(crate) fn from_edition(number: i32) -> Option<Syntax> {
         match number {
             EDITION_2023 => Some(Syntax::Edition2023),
             EDITION_2024 => Some(Syntax::Edition2024),
+            EDITION_2026 => Some(Syntax::Edition2026),
             _ => None,
         }
     }
@@ -51,6 +63,7 @@ pub(crate) const EDITION_PROTO2: i32 = 998;
 pub(crate) const EDITION_PROTO3: i32 = 999;
 pub(crate) const EDITION_2023: i32 = 1000;
 pub(crate) const EDITION_2024: i32 = 1001;
+pub(crate) const EDITION_2026: i32 = 1002;
 
 /// `FeatureSet.FieldPresence`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -96,8 +109,9 @@ pub enum JavaUtf8Validation {
 }
 
 /// The features that decide how a declaration is encoded and read. `json_format`,
-/// `enforce_naming_style` and symbol visibility are checked for known values and not kept:
-/// they change nothing on the wire.
+/// `enforce_naming_style`, `default_symbol_visibility` and `enforce_proto_limits` are checked
+/// for known values and not kept: they decide which names, imports and sizes protoc accepts,
+/// and change nothing a reader makes of the bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Features {
     pub field_presence: FieldPresence,
@@ -147,20 +161,24 @@ impl Features {
                 java_utf8_validation: JavaUtf8Validation::Default,
                 unrecognized: None,
             },
-            Syntax::Proto3 | Syntax::Edition2023 | Syntax::Edition2024 => Features {
-                field_presence: if syntax == Syntax::Proto3 {
-                    FieldPresence::Implicit
-                } else {
-                    FieldPresence::Explicit
-                },
-                enum_type: EnumType::Open,
-                repeated_field_encoding: RepeatedFieldEncoding::Packed,
-                utf8_validation: Utf8Validation::Verify,
-                message_encoding: MessageEncoding::LengthPrefixed,
-                java_legacy_closed_enum: false,
-                java_utf8_validation: JavaUtf8Validation::Default,
-                unrecognized: None,
-            },
+            // 2024 and 2026 changed only features that are not kept here (naming style,
+            // visibility, limits): their wire defaults are 2023's.
+            Syntax::Proto3 | Syntax::Edition2023 | Syntax::Edition2024 | Syntax::Edition2026 => {
+                Features {
+                    field_presence: if syntax == Syntax::Proto3 {
+                        FieldPresence::Implicit
+                    } else {
+                        FieldPresence::Explicit
+                    },
+                    enum_type: EnumType::Open,
+                    repeated_field_encoding: RepeatedFieldEncoding::Packed,
+                    utf8_validation: Utf8Validation::Verify,
+                    message_encoding: MessageEncoding::LengthPrefixed,
+                    java_legacy_closed_enum: false,
+                    java_utf8_validation: JavaUtf8Validation::Default,
+                    unrecognized: None,
+                }
+            }
         }
     }
 
@@ -229,6 +247,7 @@ mod tag {
     pub const JSON_FORMAT: u32 = 6;
     pub const ENFORCE_NAMING_STYLE: u32 = 7;
     pub const DEFAULT_SYMBOL_VISIBILITY: u32 = 8;
+    pub const ENFORCE_PROTO_LIMITS: u32 = 9;
     /// `FeatureSet` reserves 1000 and up for languages' extensions.
     pub const FIRST_EXTENSION: u32 = 1000;
     pub const JAVA: u32 = 1001;
@@ -293,11 +312,16 @@ impl FeatureSet {
                 tag::JSON_FORMAT => {
                     known("json_format", value, |v| (1..=2).contains(&v).then_some(()))?
                 }
+                // STYLE2024 = 1, STYLE_LEGACY = 2, STYLE2026 = 3.
                 tag::ENFORCE_NAMING_STYLE => known("enforce_naming_style", value, |v| {
-                    (1..=2).contains(&v).then_some(())
+                    (1..=3).contains(&v).then_some(())
                 })?,
                 tag::DEFAULT_SYMBOL_VISIBILITY => known("default_symbol_visibility", value, |v| {
                     (1..=4).contains(&v).then_some(())
+                })?,
+                // LEGACY_NO_EXPLICIT_LIMITS = 1, PROTO_LIMITS2026 = 2.
+                tag::ENFORCE_PROTO_LIMITS => known("enforce_proto_limits", value, |v| {
+                    (1..=2).contains(&v).then_some(())
                 })?,
                 tag::JAVA => set.java(value.bytes()?)?,
                 n if tag::LANGUAGES.contains(&n) => {}
@@ -392,9 +416,20 @@ mod tests {
             Err(FeatureError::Unknown(_))
         ));
         assert!(matches!(
-            FeatureSet::decode(&[0x48, 0x01]),
-            Err(FeatureError::Unknown(text)) if text.contains("feature number 9")
+            FeatureSet::decode(&[0x50, 0x01]),
+            Err(FeatureError::Unknown(text)) if text.contains("feature number 10")
         ));
+        assert!(matches!(
+            FeatureSet::decode(&[0x48, 0x03]),
+            Err(FeatureError::Unknown(text)) if text.contains("enforce_proto_limits")
+        ));
+        assert!(matches!(
+            FeatureSet::decode(&[0x38, 0x04]),
+            Err(FeatureError::Unknown(text)) if text.contains("enforce_naming_style")
+        ));
+        // 2026's features: known, and nothing a reader of the bytes depends on.
+        let set = FeatureSet::decode(&[0x38, 0x03, 0x40, 0x04, 0x48, 0x02]).unwrap();
+        assert!(set.is_empty());
         // The C++ extension (1000) is skipped.
         assert!(FeatureSet::decode(&[0xc2, 0x3e, 0x00]).unwrap().is_empty());
     }

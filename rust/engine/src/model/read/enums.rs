@@ -19,9 +19,11 @@ impl<'a> Builder<'a> {
     ) -> Result<()> {
         let mut name = "";
         let mut options: Option<&[u8]> = None;
+        let mut visibility = None;
         for field in Fields::new(bytes) {
             let (number, value) = field?;
             match number {
+                tag::enums::VISIBILITY => visibility = Some(value.int32()?),
                 tag::enums::NAME => {
                     name = value.text()?;
                     self.tally.name(name.len());
@@ -38,6 +40,7 @@ impl<'a> Builder<'a> {
         let (full_name, name_at) = self.join(scope, name);
         let element = Element::named(full_name);
         self.identifier(ctx, &element, "an enum", name)?;
+        self.visibility(ctx, &element, visibility)?;
         let name_id = self.ids.declare(name);
         let mut features = *parent;
         if let Some(options) = options {

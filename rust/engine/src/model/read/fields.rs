@@ -184,11 +184,11 @@ impl<'a> Builder<'a> {
             Syntax::Proto3 if raw.default.is_some() => {
                 refuse("explicit default values are not allowed in proto3")
             }
-            Syntax::Edition2023 | Syntax::Edition2024 if label == Label::Required => refuse(
+            _ if ctx.syntax.is_edition() && label == Label::Required => refuse(
                 "the required label is not allowed under Editions; \
                  use features.field_presence = LEGACY_REQUIRED",
             ),
-            Syntax::Edition2023 | Syntax::Edition2024 if packed.is_some() => refuse(
+            _ if ctx.syntax.is_edition() && packed.is_some() => refuse(
                 "the packed option is not allowed under Editions; \
                  use features.repeated_field_encoding",
             ),

@@ -29,6 +29,7 @@ impl<'a> Builder<'a> {
         let mut name = "";
         let mut options: Option<&[u8]> = None;
         let mut extension_ranges = false;
+        let mut visibility = None;
         let mut reader = Reader::new(bytes);
         while !reader.is_done() {
             match reader.key()? {
@@ -46,6 +47,9 @@ impl<'a> Builder<'a> {
                 | keys::message::NESTED_TYPE
                 | keys::message::ENUM_TYPE
                 | keys::message::EXTENSION) => self.children.push((key >> 3, reader.bytes()?)),
+                other if other >> 3 == tag::message::VISIBILITY => {
+                    visibility = Some(reader.value(other)?.int32()?)
+                }
                 other => {
                     self.tally.unread_key(Kind::Message, other, &mut reader)?;
                     extension_ranges |= other >> 3 == tag::message::EXTENSION_RANGE;
@@ -58,6 +62,7 @@ impl<'a> Builder<'a> {
         let id = self.model.messages.len() as u32;
         let element = Element::named(full_name);
         self.identifier(ctx, &element, "a message", name)?;
+        self.visibility(ctx, &element, visibility)?;
         let name_id = self.ids.declare(name);
         let mut features = *parent;
         let mut map_entry = false;

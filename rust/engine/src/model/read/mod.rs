@@ -278,6 +278,22 @@ impl<'a> Builder<'a> {
     }
 }
 
+impl Builder<'_> {
+    /// A message's or enum's `SymbolVisibility` (`export`, `local`: edition 2024 on), read as
+    /// known and not kept: it says which files may name the type, not how it is encoded. A
+    /// value descriptor.proto does not define is refused like a feature's unknown value.
+    fn visibility(&self, ctx: Context, element: &Element<'_>, value: Option<i32>) -> Result<()> {
+        match value {
+            // VISIBILITY_UNSET, VISIBILITY_LOCAL, VISIBILITY_EXPORT.
+            None | Some(0..=2) => Ok(()),
+            Some(n) => Err(BuildError::from(DecodeError::unsupported(format!(
+                "visibility set to value {n}, which this checker does not know{}",
+                self.place(ctx.file, element)
+            )))),
+        }
+    }
+}
+
 /// Whether `name` is one part of a protobuf name: ASCII letters, digits and underscores
 /// (protoc's rule; protobuf-java also refuses a leading digit, which the other parsers allow).
 fn is_identifier(name: &str) -> bool {
