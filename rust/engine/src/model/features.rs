@@ -48,6 +48,17 @@ impl Syntax {
     /// The editions this checker reads, as a message that refuses another one names them.
     pub const SUPPORTED: &'static str = "proto2, proto3 and editions 2023, 2024 and 2026";
 
+    /// An edition's number in descriptor.proto's `Edition` enum and its name as a `.proto`
+    /// file's `edition = "…";` writes it; `None` for proto2 and proto3.
+    pub fn edition(self) -> Option<(i32, &'static str)> {
+        match self {
+            Syntax::Proto2 | Syntax::Proto3 => None,
+            Syntax::Edition2023 => Some((EDITION_2023, "2023")),
+            Syntax::Edition2024 => Some((EDITION_2024, "2024")),
+            Syntax::Edition2026 => Some((EDITION_2026, "2026")),
+        }
+    }
+
     /// The edition's number in descriptor.proto's `Edition` enum.
     pub(crate) fn from_edition(number: i32) -> Option<Syntax> {
         match number {

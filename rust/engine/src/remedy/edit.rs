@@ -3,7 +3,7 @@
 //! what they are (an identifier, a number, the bytes of a default); only [`super::print`] turns
 //! them into `.proto` text, so that nothing a stored schema carries reaches a file unescaped.
 
-use crate::model::Scalar;
+use crate::model::{Scalar, Syntax};
 
 /// A value as an option or a default holds it.
 #[derive(Debug, Clone)]
@@ -234,6 +234,9 @@ pub enum Edit {
         option: FileOption,
         value: Value,
     },
+    /// Write `edition` (an edition, never proto2 or proto3) as the edition of the file
+    /// declaring `message`, an Editions file.
+    SetEdition { message: String, edition: Syntax },
 }
 
 impl Edit {
@@ -247,7 +250,8 @@ impl Edit {
             | Edit::AddField { message, .. }
             | Edit::MoveOutOfOneof { message, .. }
             | Edit::MoveIntoOneof { message, .. }
-            | Edit::SetFileOption { message, .. } => message,
+            | Edit::SetFileOption { message, .. }
+            | Edit::SetEdition { message, .. } => message,
             Edit::AddEnumValue { enum_name, .. }
             | Edit::SetEnumOption { enum_name, .. }
             | Edit::SetEnumNumber { enum_name, .. } => enum_name,

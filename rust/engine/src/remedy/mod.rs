@@ -25,6 +25,7 @@ mod rename;
 pub(crate) mod required;
 pub(crate) mod retype;
 mod site;
+pub(crate) mod syntax;
 pub(crate) mod unfixable;
 
 pub use edit::{Edit, EnumOption, FieldOption, FieldType, FileOption, Label, NewField, Value};

@@ -7,6 +7,7 @@
 use std::fmt;
 
 use super::edit::{Edit, FieldType, NewField, Value};
+use crate::model::Syntax;
 use crate::text::bound;
 
 /// Why a remedy cannot be written: a name from a schema that is not an identifier.
@@ -318,7 +319,20 @@ pub fn edit(edit: &Edit) -> Result<String, Unprintable> {
             in_message(message)?,
             option_statement(option.name(), value)?
         ),
+        Edit::SetEdition { message, edition } => format!(
+            "in the file declaring {}: write `{}`",
+            in_message(message)?,
+            edition_statement(*edition)?
+        ),
     })
+}
+
+/// `edition = "2024";`, the statement that opens an Editions file.
+pub fn edition_statement(edition: Syntax) -> Result<String, Unprintable> {
+    match edition.edition() {
+        Some((_, year)) => Ok(format!("edition = \"{year}\";")),
+        None => Err(unprintable("an edition", edition.name())),
+    }
 }
 
 /// Every edit printable: the names and values of a remedy, checked before it is tried.

@@ -17,14 +17,6 @@ pub(crate) fn root_message_changed(site: &Site) -> Vec<Remedy> {
     ))]
 }
 
-pub(crate) fn syntax_changed(site: &Site) -> Vec<Remedy> {
-    vec![Remedy::advice(format!(
-        "keep the old file's {} and write the new declarations in it; no single edit does \
-         that, since every field's label depends on the syntax",
-        site.old_root.file().syntax().name()
-    ))]
-}
-
 pub(crate) fn unsupported_feature(_: &Site) -> Vec<Remedy> {
     vec![Remedy::advice(
         "take out of what the root reaches what the schema does not use (an `extensions` range \

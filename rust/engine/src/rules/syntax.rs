@@ -11,7 +11,7 @@ pub(crate) const SYNTAX_CHANGED: Spec = Spec {
     hint: "keep the old syntax or edition line",
     scope: Scope::AllSyntaxes,
     check: Some(Check::Messages(syntax_changed)),
-    plan: remedy::unfixable::syntax_changed,
+    plan: remedy::syntax::syntax_changed,
 };
 
 pub(crate) fn syntax_changed(pair: &MessagePair, found: &mut Vec<Violation>) {

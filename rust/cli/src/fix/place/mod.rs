@@ -249,6 +249,13 @@ fn place_one(source: &Source, edit: &Edit) -> Option<Vec<TextEdit>> {
             let found = source.message(message)?;
             vec![set_file_option(source, found.file, option.name(), value)?]
         }
+        Edit::SetEdition { message, edition } => {
+            // protoc's span of the syntax statement is the whole `edition = "…";`.
+            let found = source.message(message)?;
+            let span = source.span(found.file, &[FILE_SYNTAX])?;
+            let statement = print::edition_statement(*edition).ok()?;
+            vec![TextEdit::replace(found.file, span, statement)]
+        }
         Edit::RenameType { type_name, name } => rename_type(
             source,
             type_name,

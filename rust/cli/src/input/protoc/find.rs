@@ -1,6 +1,6 @@
 //! Which protoc runs, as build tools look for it: `--protoc PATH`, else the `PROTOC` environment
 //! variable, else `protoc` on `PATH`, else the binary the `protoc-bin-vendored` crate carries
-//! (protoc 36.2 in its 3.3 release, which reads editions 2023 and 2024), so that a user with
+//! (protoc 36.2 in its 3.3 release, which reads editions 2023, 2024 and 2026), so that a user with
 //! nothing installed can check Editions files too. That crate's binary stays in cargo's
 //! registry, where the build found it: a `protocompat` copied to another machine has to be
 //! given a protoc.

@@ -160,7 +160,9 @@ fn resolve(tree: &Tree, edit: &Edit) -> Result<Target, String> {
             Some(scope) => Target::Type(TypeAt::Message(scope)),
             None => Target::Type(TypeAt::Enum(enumeration(type_name)?)),
         },
-        Edit::SetFileOption { message: m, .. } => Target::File(message(m)?.file),
+        Edit::SetFileOption { message: m, .. } | Edit::SetEdition { message: m, .. } => {
+            Target::File(message(m)?.file)
+        }
     })
 }
 

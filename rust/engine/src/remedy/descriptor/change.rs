@@ -223,6 +223,9 @@ pub(super) fn change(
                 ),
             }
         }
+        (Edit::SetEdition { edition, .. }, Target::File(index)) => {
+            super::edition::set(tree, *index, *edition)?;
+        }
         _ => return Err("the edit's target is not a declaration of its kind".into()),
     }
     Ok(())

@@ -13,6 +13,7 @@ mod check;
 mod compare;
 mod compare_decls;
 mod default;
+mod edition;
 mod entries;
 mod field;
 mod find;
