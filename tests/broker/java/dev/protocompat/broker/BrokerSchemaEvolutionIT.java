@@ -313,7 +313,7 @@ class BrokerSchemaEvolutionIT {
     @Test
     void aFirstSchemaIsNotCheckedAndAnUnreadableOneBlocksTheNext() throws Exception {
         String topic = namespace("unchecked-first", "FULL") + "/orders";
-        byte[] unreadable = Files.readAllBytes(Fixtures.root().resolve("editions/bad/edition_2026.schema"));
+        byte[] unreadable = Files.readAllBytes(Fixtures.root().resolve("editions/bad/edition_2027.schema"));
         Answer first = rest.upload(topic, unreadable);
         assertEquals(200, first.status(), first.toString());
         Answer next = rest.upload(topic, editionsCase("allowed_changes").oldSchema());

@@ -4,7 +4,7 @@
 package org.apache.pulsar.broker.service.schema.protocompat.roundtrip;
 
 /**
- * The protobuf-java this JVM runs. The tests here need 4.x (Editions 2023 and 2024); the broker
+ * The protobuf-java this JVM runs. The tests here need 4.x (Editions 2023, 2024 and 2026); the broker
  * on the test classpath brings 3.25, so Maven runs them in a surefire execution of their own
  * with 4.x in its place (the {@code protobuf-java-4} execution of pom.xml).
  */
