@@ -318,3 +318,80 @@ fn a_project_without_a_baseline_is_refused_naming_the_file_once() {
         "{json}"
     );
 }
+
+/// `init --admin-url` on a broker whose topic names are hostile: the topic of ours is written
+/// with `strategy: broker`, a name that would add a line or a key to the file is skipped or
+/// stays one quoted value, and the file written is one `check` reads and runs against the
+/// same broker.
+#[test]
+fn init_from_a_broker_writes_only_what_the_reader_reads_back() {
+    use support::http::{answer, Seen, Server};
+    let history = |version: &str| {
+        serde_json::json!({"getSchemaResponses": [{
+            "version": 0, "type": "PROTOBUF_NATIVE", "timestamp": 1700000000000u64,
+            "data": shop_data(version), "properties": {},
+        }]})
+        .to_string()
+    };
+    let (v1, v2) = (history("v1"), history("v2"));
+    let topics = serde_json::json!([
+        "persistent://t/ns/orders",
+        "persistent://t/ns/x\"\nstrategy: ALWAYS_COMPATIBLE\n#",
+        "persistent://t/ns/odd: name # here",
+    ])
+    .to_string();
+    let server = Server::http(move |seen: &Seen, w: &mut dyn std::io::Write| {
+        let path = seen.path.as_str();
+        match path {
+            "/admin/v2/persistent/t/ns" => answer(w, "200 OK", &topics),
+            "/admin/v2/non-persistent/t/ns" => answer(w, "200 OK", "[]"),
+            p if p.contains("/schemaCompatibilityStrategy") => answer(w, "200 OK", "\"FULL\""),
+            p if p.starts_with("/admin/v2/schemas/t/ns/orders/") => answer(w, "200 OK", &v1),
+            p if p.starts_with("/admin/v2/schemas/") => answer(w, "200 OK", &v2),
+            _ => answer(w, "404 Not Found", "{\"reason\":\"Not found\"}"),
+        }
+    });
+    let url = server.url("http");
+    let dir = tempdir("init-broker");
+    let _ = std::fs::remove_dir_all(&dir);
+    // The broker's schema names its file `order.proto` (compiled with examples/shop/v2 as its
+    // import root): the local file of that name is the topic's.
+    std::fs::create_dir_all(dir.join("proto")).unwrap();
+    std::fs::copy(
+        repo().join("examples/shop/v2/order.proto"),
+        dir.join("proto/order.proto"),
+    )
+    .unwrap();
+    let out = protocompat_in(&dir, &["init", "--admin-url", &url, "--namespace", "t/ns"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let written = std::fs::read_to_string(dir.join("protocompat.yaml")).unwrap();
+    assert!(
+        written.contains("  - name: \"persistent://t/ns/orders\"\n    root: \"shop.Order\"\n    file: \"proto/order.proto\"\n    strategy: broker\n"),
+        "{written}"
+    );
+    // No value of the broker's became a key or a line of its own.
+    assert!(
+        !written.contains("\nstrategy: ALWAYS_COMPATIBLE"),
+        "{written}"
+    );
+    assert!(
+        written
+            .lines()
+            .filter(|l| l.trim_start().starts_with("strategy:"))
+            .all(|l| l.trim() == "strategy: broker"),
+        "{written}"
+    );
+    // What was written is read back: every topic against the same broker, v2 after v1 under
+    // the broker's FULL, compatible.
+    let out = protocompat_in(&dir, &["check", "--no-examples"]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("topic persistent://t/ns/orders, against"),
+        "{stdout}{}",
+        text(&out.stderr)
+    );
+    assert!(
+        stdout.contains("shop.Order in proto/order.proto: Compatible under FULL"),
+        "{stdout}"
+    );
+}
