@@ -62,7 +62,7 @@ class BrokerCliIT extends WithBroker {
         assertEquals(1, cli.exit(), cli.toString());
         // The strategy is the topic's (set on its namespace), and FULL compares the latest
         // version only, named as Pulsar numbers it.
-        assertTrue(cli.out().contains(" under FULL (profile pip246): 5 violations, 2 warnings against 1 existing schema"),
+        assertTrue(cli.out().contains(" under FULL (profile pip246): 5 violations, 2 warnings in 4 changes against 1 existing schema"),
                 cli.toString());
         assertTrue(cli.out().contains("[FULL, version 1 "), cli.toString());
         assertTrue(cli.out().contains("\nversion 1: persistent://" + topic + "\n"), cli.toString());
@@ -72,12 +72,16 @@ class BrokerCliIT extends WithBroker {
         Answer refused = rest.upload(topic, Shop.version(3));
         assertEquals(409, refused.status(), refused.toString());
         String answer = SchemaRest.errorMessage(refused);
+        // Seven findings in four changes (three of them found both ways): one line a change.
         List<String> expected = findings(cli.out(), "version 1");
-        assertEquals(7, expected.size(), cli.toString());
+        assertEquals(4, expected.size(), cli.toString());
         for (String finding : expected) {
             assertTrue(answer.contains(finding), "the broker's report lacks\n" + finding + "\n" + answer);
         }
-        assertEquals(answer.lines().findFirst().orElseThrow(), cli.out().lines().findFirst().orElseThrow());
+        // The same verdict and counts; the CLI's line leads with the topic, the root and the file.
+        String verdict = answer.lines().findFirst().orElseThrow();
+        String cliVerdict = cli.out().lines().findFirst().orElseThrow();
+        assertEquals(verdict.substring(verdict.indexOf(" under ")), cliVerdict.substring(cliVerdict.indexOf(" under ")));
     }
 
     @Test
