@@ -52,14 +52,14 @@ pub fn error(file: Option<&str>, rule: Option<&str>, message: &str) -> String {
 }
 
 /// A command's message, escaped as GitHub's toolkit escapes it.
-fn data(text: &str) -> String {
+pub fn data(text: &str) -> String {
     text.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// A command's property value, which also may not hold `:` or `,`.
-fn property(text: &str) -> String {
+pub fn property(text: &str) -> String {
     data(text).replace(':', "%3A").replace(',', "%2C")
 }
 

@@ -149,7 +149,7 @@ pub fn error(file: Option<&str>, rule: Option<&str>, message: &str) -> String {
 /// Text as XML character data or an attribute value. Text from inputs is made printable
 /// before it gets here; any other control character (XML 1.0 cannot hold most of them at all)
 /// is written as `printable` writes it, and U+FFFE and U+FFFF become U+FFFD.
-fn escape(text: &str) -> String {
+pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

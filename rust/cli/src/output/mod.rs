@@ -20,6 +20,9 @@ use crate::input::Loaded;
 use crate::locate::{Index, Position};
 
 pub use change::change_examples;
+/// The escapes of GitHub workflow commands and of XML, for reports made of several checks.
+pub use github::{data as github_data, property as github_property};
+pub use junit::escape as xml_escape;
 pub use paint::Painted;
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -5,7 +5,7 @@ use protocompat::text::printable;
 use serde_json::{json, Value};
 
 use super::plan::TopicCheck;
-use crate::output::Format;
+use crate::output::{github_data, github_property, xml_escape, Format};
 
 /// What a topic's check came to, worst last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -164,7 +164,7 @@ fn github(file: &str, results: &[TopicResult]) -> String {
                 if result.status == Status::New {
                     lines.push(format!(
                         "::notice title=protocompat::{}",
-                        escape_data(&format!(
+                        github_data(&format!(
                             "{}: new schema, nothing to compare",
                             heading(result)
                         ))
@@ -174,8 +174,8 @@ fn github(file: &str, results: &[TopicResult]) -> String {
             }
             (None, message) => lines.push(format!(
                 "::error file={},title=protocompat::{}",
-                escape_property(&printable(file)),
-                escape_data(&format!(
+                github_property(&printable(file)),
+                github_data(&format!(
                     "{}: {}",
                     heading(result),
                     printable(message.as_deref().unwrap_or(""))
@@ -183,18 +183,8 @@ fn github(file: &str, results: &[TopicResult]) -> String {
             )),
         }
     }
-    lines.push(escape_data(&tally(file, results)));
+    lines.push(github_data(&tally(file, results)));
     lines.join("\n")
-}
-
-fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
-}
-
-fn escape_property(text: &str) -> String {
-    escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
 /// One XML document: each check's test suites, and a suite of one case for a topic that could
@@ -225,10 +215,10 @@ fn junit(file: &str, results: &[TopicResult]) -> String {
                     "  <testsuite name=\"{}\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">\n    \
                      <testcase classname=\"protocompat\" name=\"{}\">\n      \
                      <error type=\"{}\" message=\"{}\"/>\n    </testcase>\n  </testsuite>\n",
-                    xml(&heading(result)),
-                    xml(&printable(&result.check.topic)),
+                    xml_escape(&heading(result)),
+                    xml_escape(&printable(&result.check.topic)),
                     result.status.name().to_ascii_uppercase(),
-                    xml(&printable(result.message.as_deref().unwrap_or("")))
+                    xml_escape(&printable(result.message.as_deref().unwrap_or("")))
                 ));
             }
         }
@@ -236,14 +226,6 @@ fn junit(file: &str, results: &[TopicResult]) -> String {
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"protocompat {}\" \
          tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\">\n{suites}</testsuites>",
-        xml(&printable(file))
+        xml_escape(&printable(file))
     )
-}
-
-fn xml(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&apos;")
 }
