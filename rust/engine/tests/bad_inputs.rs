@@ -241,7 +241,7 @@ fn catalogue() -> Vec<BadCase> {
             says: "two different files named `order.proto`",
         },
         BadCase {
-            name: "edition_newer_than_2024",
+            name: "edition_unstable",
             data: schema_of_raw_files(
                 &[edition_file(file("order.proto", "editions", vec![order()], &[]), 9999, &[])],
                 "shop.Order",
@@ -251,7 +251,7 @@ fn catalogue() -> Vec<BadCase> {
             says: "file `order.proto` uses EDITION_UNSTABLE; this checker supports proto2, proto3 and editions 2023, 2024 and 2026",
         },
         BadCase {
-            name: "edition_newer_than_2024_in_import",
+            name: "edition_after_2026_in_import",
             data: schema_of_raw_files(
                 &[
                     file("order.proto", "proto3", vec![order()], &["money.proto"]).encode_to_vec(),
@@ -543,7 +543,7 @@ fn every_bad_input_is_refused_with_its_rule_and_message() {
 /// does not decode existing schemas, so an operator can still evolve past a refused one.
 #[test]
 fn always_compatible_validates_only_the_new_schema() {
-    let bad = fs::read(fixtures().join("bad/edition_newer_than_2024.schema")).unwrap();
+    let bad = fs::read(fixtures().join("bad/edition_unstable.schema")).unwrap();
     let good = schema_from_text(
         "syntax = \"proto3\";\npackage shop;\nmessage Order { int64 id = 1; }\n",
         "shop.Order",
@@ -567,4 +567,46 @@ fn deeply_nested_declarations_fail_fast_on_a_small_stack() {
         panic!("expected an error, got {result:?}");
     };
     assert!(error.message.contains("recursion limit reached"), "{error}");
+}
+
+/// RELIABILITY.md's table of the catalogue is what operators read when a schema is refused:
+/// it lists every case, with the rule and message the catalogue holds.
+#[test]
+fn reliability_md_lists_the_catalogue() {
+    let doc = fs::read_to_string(fixtures().join("../../RELIABILITY.md")).unwrap();
+    let table: Vec<(String, String, String)> = doc
+        .lines()
+        .skip_while(|line| *line != "| Case | Rule | The message contains |")
+        .skip(2)
+        .take_while(|line| line.starts_with('|'))
+        .map(|line| {
+            let cells: Vec<&str> = line.trim_matches('|').splitn(3, " | ").collect();
+            let cell = |i: usize| cells.get(i).map_or("", |c| c.trim()).to_owned();
+            (cell(0).trim_matches('`').to_owned(), cell(1), cell(2))
+        })
+        .collect();
+    let expected: Vec<(String, String, String)> = catalogue()
+        .iter()
+        .map(|c| (c.name.to_owned(), c.rule.to_owned(), c.says.to_owned()))
+        .collect();
+    let mut expected_sorted = expected.clone();
+    expected_sorted.sort();
+    let differences: Vec<String> = expected_sorted
+        .iter()
+        .filter(|row| !table.contains(row))
+        .map(|(name, rule, says)| format!("| `{name}` | {rule} | {says} |"))
+        .chain(
+            table
+                .iter()
+                .filter(|row| !expected.contains(row))
+                .map(|(name, ..)| {
+                    format!("RELIABILITY.md lists `{name}`, which is not so in the catalogue")
+                }),
+        )
+        .collect();
+    assert!(
+        differences.is_empty(),
+        "RELIABILITY.md's catalogue table differs; the rows should read:\n{}",
+        differences.join("\n")
+    );
 }

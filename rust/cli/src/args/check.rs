@@ -72,9 +72,9 @@ pub struct CheckArgs {
     #[arg(long, value_parser = parse_profile)]
     pub profile: Option<&'static Profile>,
     /// The existing schemas, oldest first, then the proposed schema last; or NEW alone with
-    /// --against or --admin-url. Each is a .proto file (proto2, proto3, or Editions 2023 and
-    /// 2024 through protoc: see --protoc), a directory (with --root), Pulsar schema JSON, or a
-    /// binary FileDescriptorSet (.pb, .binpb, .desc). None: every topic of the project file
+    /// --against or --admin-url. Each is a .proto file (proto2, proto3, or Editions 2023, 2024
+    /// and 2026 through protoc: see --protoc), a directory (with --root), Pulsar schema JSON, or
+    /// a binary FileDescriptorSet (.pb, .binpb, .desc). None: every topic of the project file
     /// (protocompat.yaml, found from the current directory up to the repository's root, or
     /// --project).
     #[arg(value_name = "[EXISTING]... NEW")]

@@ -451,7 +451,7 @@ class BrokerSchemaEvolutionIT {
         "truncated_descriptor_set,422,deserialize ProtobufNative Schema failed",
         "unresolved_import,422,deserialize ProtobufNative Schema failed",
         "root_message_missing,422,deserialize ProtobufNative Schema failed",
-        "edition_newer_than_2024,409,UNSUPPORTED_FEATURE: new schema",
+        "edition_unstable,409,UNSUPPORTED_FEATURE: new schema",
         "unknown_syntax,409,SCHEMA_RECONSTRUCTION_FAILED: new schema",
         // Pulsar's REST layer HTML-escapes quotes inside the JSON error message.
         "field_number_too_large,409,536870912&apos; (file `order.proto`, at shop.Order.id)",
