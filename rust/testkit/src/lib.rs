@@ -18,6 +18,7 @@ mod counting;
 pub mod evolve;
 mod findings;
 mod git;
+mod json_names;
 mod paths;
 pub mod raw;
 pub mod scalar;
@@ -34,6 +35,7 @@ pub use compile::{
 pub use counting::Counting;
 pub use findings::{key, sorted_keys};
 pub use git::git;
+pub use json_names::without_json_names;
 pub use paths::{bench_schemas, fixtures, repo, tempdir};
 pub use raw::{
     edition_file, file_features, put_len, root_file_with, root_file_with_enum_values,

@@ -14,7 +14,7 @@ use super::options::limit_option;
 use super::request::{without_field, File};
 use super::Failure;
 use crate::input::wire::push_bytes;
-use crate::input::{java_order, Loaded, Sources};
+use crate::input::{java_order, json_names, Loaded, Sources};
 
 /// How much more one side may hold than one schema may ([`Limits`]): a module holds files no
 /// root reaches. Raising a limit (the `limits` option) raises this too.
@@ -91,6 +91,13 @@ impl<'a> Side<'a> {
             push_bytes(&mut set, 1, &self.stripped[*i]);
             push_bytes(&mut with_sources, 1, self.raw[*i]);
         }
+        let sources = sources(&with_sources, limits);
+        // JSON names as the classes generated from these files carry them, as `protocompat
+        // schema` makes them: the same files give the same digest in buf and in the CLI.
+        if let Some(sources) = &sources {
+            set = json_names::as_generated(&set, &sources.set)
+                .map_err(|e| Failure::invalid(format!("{}: {root_file}: {e}", self.which)))?;
+        }
         let data = SchemaData {
             descriptor_set: set,
             root_message: root.to_owned(),
@@ -102,7 +109,7 @@ impl<'a> Side<'a> {
             data,
             label: format!("{} {root_file}", self.which),
             version: None,
-            sources: sources(&with_sources, limits),
+            sources,
         })
     }
 }

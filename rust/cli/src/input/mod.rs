@@ -9,6 +9,7 @@ mod editions;
 mod git;
 mod imports;
 pub mod java_order;
+pub mod json_names;
 mod proto;
 mod protoc;
 mod pulsar;
@@ -41,9 +42,11 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// A schema compiled from `.proto` source, by protox or protoc: `set`, the descriptor set as
-    /// the Java client would upload it, wrapped as Pulsar's schema data for the root file
-    /// `name`, and `sources` for the positions of its declarations.
+    /// A schema compiled from `.proto` source, by protox or protoc: `set`, the root file's
+    /// closure in the Java client's order, with JSON names as generated classes carry them
+    /// ([`json_names`]), so that the schema data is what a Java producer uploads; wrapped as
+    /// Pulsar's schema data for the root file `name`, and `sources` for the positions of its
+    /// declarations.
     fn compiled(
         set: Vec<u8>,
         name: &str,
@@ -51,6 +54,8 @@ impl Loaded {
         shown: &str,
         sources: Sources,
     ) -> Result<Loaded, Error> {
+        let set = json_names::as_generated(&set, &sources.set)
+            .map_err(|e| Error::input(format!("{shown}: the compiled descriptor set: {e}")))?;
         Ok(Loaded {
             data: descriptor_set::wrap(set, Some(name), root_message)?,
             label: shown.to_owned(),

@@ -51,6 +51,7 @@ impl<'p> Builder<'p> {
             Syntax::Proto3 => ("proto3", None),
             Syntax::Edition2023 => ("editions", Some(1000)),
             Syntax::Edition2024 => ("editions", Some(1001)),
+            Syntax::Edition2026 => ("editions", Some(1002)),
         };
         let alt = v % 2 == 1;
         let options = plan.file_features.map(|f| {

@@ -29,7 +29,7 @@ pub struct FileDescriptorProto {
     pub options: Option<FileOptions>,
     #[prost(string, optional, tag = "12")]
     pub syntax: Option<String>,
-    /// descriptor.proto's `Edition`: 1000 is 2023, 1001 is 2024.
+    /// descriptor.proto's `Edition`: 1000 is 2023, 1001 is 2024, 1002 is 2026.
     #[prost(int32, optional, tag = "14")]
     pub edition: Option<i32>,
 }

@@ -1,8 +1,8 @@
 //! Fuzzing for cost (issue 27): large, structured schemas built from the input, checked as a
 //! broker checks an upload, each check held to CPU per charged work unit.
 //!
-//! From the input (`arbitrary`, `cost/plan.rs`): a syntax (proto2, proto3, Editions 2023 or
-//! 2024, with file-wide features), a package up to 510 parts deep, type names relative or
+//! From the input (`arbitrary`, `cost/plan.rs`): a syntax (proto2, proto3, Editions 2023,
+//! 2024 or 2026, with file-wide features), a package up to 510 parts deep, type names relative or
 //! fully qualified, and up to eight parts of a root message, each in a count the input scales
 //! by up to 1,000 within `Limits::DEFAULT`: scalar fields with labels, packing, JSON names,
 //! long names and defaults of every type (typed or thousands of characters long); enums of

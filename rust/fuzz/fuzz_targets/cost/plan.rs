@@ -13,11 +13,15 @@ pub enum Syntax {
     Proto3,
     Edition2023,
     Edition2024,
+    Edition2026,
 }
 
 impl Syntax {
     pub fn editions(self) -> bool {
-        matches!(self, Syntax::Edition2023 | Syntax::Edition2024)
+        matches!(
+            self,
+            Syntax::Edition2023 | Syntax::Edition2024 | Syntax::Edition2026
+        )
     }
 
     /// Whether singular fields have explicit presence by default, so may declare defaults.
@@ -200,6 +204,7 @@ impl Plan {
             Syntax::Proto3,
             Syntax::Edition2023,
             Syntax::Edition2024,
+            Syntax::Edition2026,
         ])?;
         // Up to 484 parts leaves room under the 1,024-byte name limit for a fully qualified
         // type name in the package.

@@ -5,6 +5,7 @@ package dev.protocompat.broker;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 import org.apache.pulsar.broker.service.schema.protocompat.Fixtures;
 
 /**
@@ -106,8 +109,8 @@ final class Edition2026App {
         Path generated = Files.createDirectories(work.resolve("v" + v + "/java"));
         Path classes = Files.createDirectories(work.resolve("v" + v + "/classes"));
         check(exec(List.of(protoc.toString(), "-I", sources().resolve("v" + v).toString(),
-                "-I", sources().resolve("common").toString(), "--java_out=" + generated,
-                "order.proto", "money.proto")), "protoc v" + v);
+                "-I", sources().resolve("common").toString(), "-I", include().toString(),
+                "--java_out=" + generated, "order.proto", "money.proto")), "protoc v" + v);
         List<String> command = new ArrayList<>(List.of(javac, "-nowarn", "-d", classes.toString(),
                 "-cp", clientClasspath, sources().resolve("OrderProducer.java").toString()));
         try (Stream<Path> files = Files.walk(generated)) {
@@ -115,6 +118,35 @@ final class Edition2026App {
         }
         check(exec(command), "javac v" + v);
         return classes;
+    }
+
+    /**
+     * protoc's own imports (google/protobuf/descriptor.proto, which options.proto imports): Maven
+     * Central's protoc is the executable alone, and protobuf-java's jar, on the client's
+     * classpath, carries the .proto files of the same release.
+     */
+    private Path include() throws IOException {
+        Path include = work.resolve("include");
+        Path descriptor = include.resolve("google/protobuf/descriptor.proto");
+        if (Files.isRegularFile(descriptor)) {
+            return include;
+        }
+        for (String entry : clientClasspath.split(File.pathSeparator)) {
+            if (!Paths.get(entry).getFileName().toString().startsWith("protobuf-java-")) {
+                continue;
+            }
+            try (ZipFile jar = new ZipFile(entry)) {
+                ZipEntry proto = jar.getEntry("google/protobuf/descriptor.proto");
+                if (proto != null) {
+                    Files.createDirectories(descriptor.getParent());
+                    try (InputStream in = jar.getInputStream(proto)) {
+                        Files.copy(in, descriptor);
+                    }
+                    return include;
+                }
+            }
+        }
+        throw new IllegalStateException("no protobuf-java jar with google/protobuf/descriptor.proto on " + clientClasspath);
     }
 
     /** Runs OrderProducer from {@code classes} against the broker at {@code serviceUrl}. */
