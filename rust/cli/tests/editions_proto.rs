@@ -621,6 +621,61 @@ fn protocs_failures_are_named() {
 /// protoc splits --proto_path at `:` and `=`: a root whose path has them still reaches it, and
 /// its complaints and positions name the root as the user did.
 #[cfg(unix)]
+/// A file of an edition the checker does not read, the root or an import, is refused with the
+/// broker's rule and the editions it reads, before protoc runs: protoc would compile
+/// `UNSTABLE` with a flag (`int64` is an sfixed64 there), and names only its own maximum
+/// otherwise. A protoc that records being run shows it was not.
+#[test]
+fn an_edition_the_checker_does_not_read_is_refused_before_protoc() {
+    let dir = tempdir("editions-unread");
+    write_tree(
+        &dir,
+        &[
+            (
+                "unstable.proto",
+                "// a header\nedition = \"UNSTABLE\";\npackage p;\nmessage A { int64 x = 1; }\n",
+            ),
+            (
+                "root.proto",
+                "edition = \"2026\";\npackage p;\nimport \"next.proto\";\nmessage R { B b = 1; }\n",
+            ),
+            (
+                "next.proto",
+                "edition = \"2027\";\npackage p;\nexport message B { int32 y = 1; }\n",
+            ),
+            ("ran-protoc", "#!/bin/sh\ntouch protoc-ran\nexit 1\n"),
+        ],
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let script = dir.join("ran-protoc");
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    for (file, says) in [
+        (
+            "unstable.proto",
+            "unstable.proto declares edition = \"UNSTABLE\"",
+        ),
+        ("root.proto", "next.proto declares edition = \"2027\""),
+    ] {
+        for command in [&["schema"][..], &["check", file]] {
+            let args = [command, &["--protoc", "./ran-protoc", file]].concat();
+            let out = protocompat_in(&dir, &args);
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            let stderr = text(&out.stderr);
+            assert!(
+                stderr.contains(&format!(
+                    "UNSUPPORTED_FEATURE: {says}; this checker supports proto2, proto3 and \
+                     editions 2023, 2024 and 2026"
+                )),
+                "{args:?}: {stderr}"
+            );
+        }
+    }
+    assert!(!dir.join("protoc-ran").exists(), "protoc ran");
+}
+
 #[test]
 fn a_root_path_with_colons_and_equals_signs_reaches_protoc() {
     let dir = tempdir("editions-odd-root");

@@ -4,12 +4,15 @@
 //! deep, each read through the same checks as protox's reads ([`super::confine`]); a file
 //! outside the roots is refused before protoc runs. An import the scan misses
 //! ([`super::imports`]) is one protoc does not find, never one it reads unchecked. The copies
-//! are written out once, however many runs a search makes ([`super::protoc`]).
+//! are written out once, however many runs a search makes ([`super::protoc`]). A file of an
+//! edition the checker does not read is refused here too, before protoc runs, as the broker
+//! would refuse its schema.
 
 use crate::console::Error;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
+use super::editions;
 use super::roots::{Read, Root, Roots, Tree};
 
 /// Bounds on one compile's files, as on a git tree's.
@@ -67,6 +70,7 @@ pub fn for_protoc(roots: &Roots, names: &[&str]) -> Result<Copies, Error> {
                 )));
             }
         };
+        editions::readable(&bytes, &root.display(&file))?;
         total += bytes.len() as u64;
         if total >= MAX_BYTES || seen.len() > MAX_FILES {
             let what = match names {

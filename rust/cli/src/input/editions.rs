@@ -8,6 +8,10 @@
 //! comment). Anything else first, `syntax` included, makes the file no Editions file, so a
 //! comment or a string that mentions an edition cannot fool it.
 
+use crate::console::Error;
+use protocompat::model::Syntax;
+use protocompat::ErrorRule;
+
 /// The edition the source declares (`2023`, `2024`), or `None` when its first statement is not
 /// `edition = "…"`.
 pub fn declared_edition(source: &[u8]) -> Option<String> {
@@ -25,6 +29,32 @@ pub fn declared_edition(source: &[u8]) -> Option<String> {
     let edition = String::from_utf8_lossy(&edition);
     let shown: String = edition.chars().take(40).collect();
     Some(shown.escape_debug().to_string())
+}
+
+/// Refuses a file whose first statement declares an edition the engine does not read
+/// (`UNSTABLE`, `2027`, …), with the message the broker gives such a schema; `shown` is how the
+/// user knows the file. protoc would compile some of them (`UNSTABLE` with a flag), or refuse
+/// them naming only its own maximum.
+pub fn readable(source: &[u8], shown: &str) -> Result<(), Error> {
+    let Some(edition) = declared_edition(source) else {
+        return Ok(());
+    };
+    let known = [
+        Syntax::Edition2023,
+        Syntax::Edition2024,
+        Syntax::Edition2026,
+    ]
+    .iter()
+    .filter_map(|s| s.edition())
+    .any(|(_, name)| name == edition);
+    if known {
+        return Ok(());
+    }
+    Err(Error::input(format!(
+        "{}: {shown} declares edition = \"{edition}\"; this checker supports {}",
+        ErrorRule::UnsupportedFeature.id(),
+        Syntax::SUPPORTED
+    )))
 }
 
 struct Tokens<'a> {
