@@ -8,6 +8,7 @@ mod console;
 mod fix;
 mod input;
 mod locate;
+mod lsp;
 mod metrics;
 mod output;
 mod project;
@@ -62,5 +63,6 @@ fn main() -> ExitCode {
         Command::Completions { shell } => commands::completions::completions(shell),
         Command::Man => commands::completions::man(),
         Command::BufPlugin { args } => commands::buf_plugin::run(&args),
+        Command::Lsp { stdio: _ } => lsp::serve(),
     }
 }

@@ -93,6 +93,15 @@ pub enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Run as a language server (LSP 3.17) on stdin and stdout, for an editor: each topic of
+    /// the workspace's protocompat.yaml is checked as its .proto files are edited, unsaved
+    /// buffers included; findings are diagnostics, their proven fixes quick fixes, and a
+    /// finding's example its hover (docs/editors.md).
+    Lsp {
+        /// Taken and ignored: stdio is the only transport (some clients pass it).
+        #[arg(long)]
+        stdio: bool,
+    },
 }
 
 #[derive(clap::Args)]

@@ -10,6 +10,7 @@ mod git;
 mod imports;
 pub mod java_order;
 pub mod json_names;
+pub mod overlay;
 mod proto;
 mod protoc;
 mod pulsar;

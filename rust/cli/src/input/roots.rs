@@ -14,6 +14,7 @@ use protox::file::{File, FileResolver, GoogleFileResolver};
 
 use super::confine::{self, LeavesRoot};
 use super::editions;
+use super::overlay;
 
 /// One import root: a directory, or a tree read from git into memory.
 #[derive(Clone)]
@@ -168,6 +169,10 @@ impl Root {
         match self {
             Root::Dir(dir) => {
                 let path = confine::in_dir(dir, name).map_err(|_| Read::LeavesRoot)?;
+                if let Some(buffer) = overlay::buffer(&path) {
+                    let bytes = buffer.as_bytes();
+                    return Ok(bytes[..bytes.len().min(at_most as usize)].to_vec());
+                }
                 let mut head = Vec::new();
                 fs::File::open(path)
                     .and_then(|file| file.take(at_most).read_to_end(&mut head))
@@ -189,7 +194,13 @@ impl Root {
         let refused =
             || protox::Error::new(format!("{name} {}", confine::leaves(&self.describe())));
         match self {
-            Root::Dir(dir) => File::open(name, &confine::in_dir(dir, name).map_err(|_| refused())?),
+            Root::Dir(dir) => {
+                let path = confine::in_dir(dir, name).map_err(|_| refused())?;
+                match overlay::buffer(&path) {
+                    Some(buffer) => File::from_source(name, &buffer),
+                    None => File::open(name, &path),
+                }
+            }
             Root::Tree(tree) => {
                 let file = confine::in_tree(&tree.files, &tree.links, name)
                     .map_err(|_| refused())?

@@ -31,6 +31,7 @@ pub fn render(run: &Run) -> String {
         for (at, (item, finding)) in items.iter_mut().zip(list).enumerate() {
             item["change"] = json!(change_of[offset + at]);
             item["location"] = json!(run.position(finding));
+            item["existing_location"] = json!(run.existing_position(finding));
             if let Some(entry) = run.fix_of(finding) {
                 item["fixes"] = fixes(entry);
                 item["fix_status"] = status(&entry.status, &entry.tried);
@@ -65,6 +66,8 @@ pub fn render(run: &Run) -> String {
                 "path": findings[0].path,
                 "directions": findings.iter().map(|f| f.direction).collect::<Vec<_>>(),
                 "findings": change.indices().collect::<Vec<_>>(),
+                "message": run.render_change(change),
+                "examples": super::change::change_examples(run.report, change),
             })
         })
         .collect::<Vec<_>>());

@@ -230,6 +230,20 @@ impl<'a> Run<'a> {
         in_new.map(|(position, _)| position)
     }
 
+    /// Where the existing schema the finding compares declares what it is about, where that
+    /// schema was compiled from `.proto` source: for a git baseline, the work-tree path with
+    /// the line at the ref.
+    pub fn existing_position(&self, finding: &Finding) -> Option<Position> {
+        let protocompat::SchemaRef::Existing(i) = finding.existing.as_ref()?.which else {
+            return None;
+        };
+        let index = self.existing_index.get(i)?.as_ref()?;
+        let root = self.existing_root.as_deref().or(self.new_root.as_deref())?;
+        index
+            .locate(root, &finding.path)
+            .map(|(position, _)| position)
+    }
+
     /// Every kept finding with whether it is a warning, failures first.
     pub fn findings(&self) -> impl Iterator<Item = (&'a Finding, bool)> {
         let report = self.report;

@@ -1,7 +1,7 @@
 //! `protocompat check`: loads each side with its own roots, decides which existing schemas the
 //! broker would compare, runs the engine, and reports in the asked format.
 
-mod project;
+pub mod project;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -89,6 +89,9 @@ pub struct Done {
     pub failed: bool,
     /// The existing side lacks the schema: it is new, and nothing was compared.
     pub new: bool,
+    /// The paths of the new schema's files, where it was compiled from `.proto` source: its
+    /// root file and every file it imports (what `protocompat lsp` checks it again for).
+    pub new_files: Vec<String>,
 }
 
 /// One check: loads each side, runs the engine, renders the report.
@@ -123,6 +126,11 @@ pub fn check(request: &CheckArgs, given: &Given) -> Result<Done, Error> {
         Ok(input::Found::Schemas(loaded)) => one_schema(loaded).map_err(|e| e.at(new_input))?,
         Err(e) => return Err(e.at(new_input)),
     };
+    let new_files: Vec<String> = new
+        .sources
+        .iter()
+        .flat_map(|sources| sources.files.values().cloned())
+        .collect();
     let (new_root, new_file) = input::root_of(&new.data).unzip();
     if !sides.contains(&true) {
         // Whatever is wrong with the new schema is said first, as the broker would say it.
@@ -203,6 +211,7 @@ pub fn check(request: &CheckArgs, given: &Given) -> Result<Done, Error> {
         notes,
     )?;
     done.new = is_new;
+    done.new_files = new_files;
     Ok(done)
 }
 
@@ -317,6 +326,7 @@ fn report(
             painted: (format == Format::Text).then(|| output::painted(&run)),
             failed: run.failed(),
             new: false,
+            new_files: Vec::new(),
         });
     }
     unreachable!("the second round reports")

@@ -78,20 +78,7 @@ fn check_topic(
             message: Some(message),
         };
     }
-    let given = Given {
-        new_input: &topic.new_input,
-        positional: &[],
-        against: &topic.against,
-        against_include: &topic.against_include,
-        broker: topic
-            .admin_url
-            .as_deref()
-            .map(|url| (url, topic.topic.as_str())),
-        root: Some(&topic.root),
-        includes: &topic.includes,
-        strategy: topic.strategy,
-        profile,
-    };
+    let given = given(&topic, profile);
     let (status, output, message) = match check(request, &given) {
         Ok(done) if done.new => (Status::New, Some(done.output), None),
         Ok(done) if done.failed => (Status::Incompatible, Some(done.output), None),
@@ -107,6 +94,24 @@ fn check_topic(
         status,
         output,
         message,
+    }
+}
+
+/// What a topic's check is given, as `check` would be given it on the command line.
+pub fn given<'t>(topic: &'t TopicCheck, profile: &'static protocompat::Profile) -> Given<'t> {
+    Given {
+        new_input: &topic.new_input,
+        positional: &[],
+        against: &topic.against,
+        against_include: &topic.against_include,
+        broker: topic
+            .admin_url
+            .as_deref()
+            .map(|url| (url, topic.topic.as_str())),
+        root: Some(&topic.root),
+        includes: &topic.includes,
+        strategy: topic.strategy,
+        profile,
     }
 }
 

@@ -1,0 +1,509 @@
+//! `protocompat lsp` spoken to over its stdio as an editor speaks to it, on a copy of
+//! `examples/service` made a git repository whose `main` is the baseline: diagnostics of
+//! unsaved buffers (incremental changes), quick fixes and the hover, a syntax error, a file no
+//! topic uses, two topics sharing an import, input that is no protocol, and shutdown.
+
+mod support;
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use support::*;
+
+const WAIT: Duration = Duration::from_secs(60);
+
+struct Client {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    incoming: Receiver<Value>,
+    /// Notifications read while waiting for something else.
+    seen: VecDeque<Value>,
+    next_id: i64,
+}
+
+impl Client {
+    fn start(dir: &Path) -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_protocompat"))
+            .args(["lsp", "--stdio"])
+            .current_dir(std::env::temp_dir())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (to_test, incoming) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut length = 0;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(n) = line.strip_prefix("Content-Length: ") {
+                        length = n.parse().unwrap();
+                    }
+                }
+                let mut body = vec![0; length];
+                if reader.read_exact(&mut body).is_err() {
+                    return;
+                }
+                if to_test
+                    .send(serde_json::from_slice(&body).unwrap())
+                    .is_err()
+                {
+                    return;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        let mut client = Client {
+            child,
+            stdin,
+            incoming,
+            seen: VecDeque::new(),
+            next_id: 1,
+        };
+        let root = uri(dir);
+        let init = client.request(
+            "initialize",
+            json!({
+                "processId": null,
+                "rootUri": root,
+                "workspaceFolders": [{"uri": root, "name": "service"}],
+                "capabilities": {},
+            }),
+        );
+        assert_eq!(
+            init["result"]["serverInfo"]["name"], "protocompat",
+            "{init}"
+        );
+        assert_eq!(
+            init["result"]["capabilities"]["textDocumentSync"]["change"],
+            2
+        );
+        client.notify("initialized", json!({}));
+        client
+    }
+
+    fn raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        self.raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.wait(|m| m["id"] == id)
+    }
+
+    /// The next message `wanted` takes, notifications before it kept for later waits.
+    fn wait(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        if let Some(at) = self.seen.iter().position(&wanted) {
+            return self.seen.remove(at).unwrap();
+        }
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.incoming.recv_timeout(left) {
+                Ok(message) if wanted(&message) => return message,
+                Ok(message) => self.seen.push_back(message),
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("nothing wanted came; seen: {:?}", self.seen)
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the server ended; seen: {:?}", self.seen)
+                }
+            }
+        }
+    }
+
+    /// The next diagnostics published for `file` that `done` accepts.
+    fn diagnostics(&mut self, file: &Path, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+        let uri = uri(file);
+        loop {
+            let message = self.wait(|m| {
+                m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
+            });
+            let list = message["params"]["diagnostics"].as_array().unwrap().clone();
+            if done(&list) {
+                return list;
+            }
+        }
+    }
+
+    fn open(&mut self, file: &Path, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri(file), "languageId": "proto", "version": 1, "text": text}}),
+        );
+    }
+
+    fn change(&mut self, file: &Path, version: i64, changes: Value) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri(file), "version": version}, "contentChanges": changes}),
+        );
+    }
+
+    fn shutdown_and_exit(mut self) -> Option<i32> {
+        let answer = self.request("shutdown", Value::Null);
+        assert_eq!(answer["result"], Value::Null, "{answer}");
+        self.notify("exit", Value::Null);
+        drop(self.stdin.take());
+        self.exit_code()
+    }
+
+    fn exit_code(&mut self) -> Option<i32> {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn uri(path: &Path) -> String {
+    format!(
+        "file://{}",
+        path.canonicalize().unwrap_or(path.to_path_buf()).display()
+    )
+}
+
+fn rules(diagnostics: &[Value]) -> Vec<String> {
+    diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or("").to_owned())
+        .collect()
+}
+
+/// Applies LSP text edits (one line each here) to `text`.
+fn apply(text: &str, edits: &[Value]) -> String {
+    let mut lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
+    let mut edits = edits.to_vec();
+    edits.sort_by_key(|e| {
+        let start = &e["range"]["start"];
+        std::cmp::Reverse((start["line"].as_u64(), start["character"].as_u64()))
+    });
+    for edit in edits {
+        let (start, end) = (&edit["range"]["start"], &edit["range"]["end"]);
+        let line = start["line"].as_u64().unwrap() as usize;
+        assert_eq!(end["line"], start["line"], "{edit}");
+        let (from, to) = (
+            start["character"].as_u64().unwrap() as usize,
+            end["character"].as_u64().unwrap() as usize,
+        );
+        lines[line].replace_range(from..to, edit["newText"].as_str().unwrap());
+    }
+    lines.join("\n")
+}
+
+#[test]
+fn an_unsaved_buffer_gets_diagnostics_a_hover_and_a_proven_quick_fix() {
+    let dir = service_repo("lsp-session", &[]);
+    let order = dir.join("proto/shop/order.proto");
+    let on_disk = std::fs::read_to_string(&order).unwrap();
+    let v3 = std::fs::read_to_string(repo().join("examples/shop/v3/order.proto")).unwrap();
+
+    let mut client = Client::start(&dir);
+    client.open(&order, &on_disk);
+    client.diagnostics(&order, |d| d.is_empty());
+    // The whole of v3 typed in, unsaved.
+    client.change(&order, 2, json!([{"text": v3}]));
+    let diagnostics = client.diagnostics(&order, |d| !d.is_empty());
+    let renumbered = diagnostics
+        .iter()
+        .find(|d| d["code"] == "FIELD_NUMBER_CHANGED")
+        .unwrap_or_else(|| panic!("{diagnostics:#?}"));
+    assert_eq!(
+        renumbered["range"]["start"],
+        json!({"line": 7, "character": 2})
+    );
+    assert_eq!(renumbered["severity"], 1);
+    assert_eq!(renumbered["source"], "protocompat");
+    assert!(
+        renumbered["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("FIELD_NUMBER_CHANGED shop.Order.note (field 4 → 5): existing=number 4 new=number 5 [FULL, existing[0] "),
+        "{renumbered}"
+    );
+    assert!(renumbered["codeDescription"]["href"]
+        .as_str()
+        .unwrap()
+        .ends_with("docs/rules.md#field_number_changed"));
+    let related = &renumbered["relatedInformation"][0];
+    assert!(
+        related["message"].as_str().unwrap().contains(
+            "in .#ref=main,subdir=proto at proto/shop/order.proto:8:3 (the line at the ref)"
+        ),
+        "{related}"
+    );
+    let mut found = rules(&diagnostics);
+    found.sort();
+    // Money's currency is retyped for each topic that reaches Money: orders, shipments and
+    // payments each report it under its own path.
+    assert_eq!(
+        found,
+        [
+            "FIELD_KIND_CHANGED",
+            "FIELD_KIND_CHANGED",
+            "FIELD_KIND_CHANGED",
+            "FIELD_NUMBER_CHANGED",
+            "PACKED_TO_EXPANDED",
+            "SCALAR_TYPE_CHANGED"
+        ]
+    );
+    let warning = diagnostics
+        .iter()
+        .find(|d| d["code"] == "SCALAR_TYPE_CHANGED")
+        .unwrap();
+    assert_eq!(warning["severity"], 2);
+
+    // The hover shows what a reader makes of the data.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&order)}, "position": {"line": 7, "character": 4}}),
+    );
+    let shown = hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{hover}"));
+    assert!(shown.contains("persistent://shop/orders/orders"), "{shown}");
+    assert!(
+        shown
+            .contains("existing writes, new reads:\n  writer: { note: \"a\" }\n  bytes:  22 01 61"),
+        "{shown}"
+    );
+
+    // The quick fix: preferred, one edit, and the finding is gone once it is made.
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri(&order)},
+            "range": renumbered["range"],
+            "context": {"diagnostics": [renumbered]},
+        }),
+    );
+    let actions = actions["result"].as_array().unwrap().clone();
+    let fix = actions
+        .iter()
+        .find(|a| a["kind"] == "quickfix" && a["isPreferred"] == true)
+        .unwrap_or_else(|| panic!("{actions:#?}"));
+    assert_eq!(
+        fix["title"],
+        "protocompat: give field note its old number 4"
+    );
+    let edits = fix["edit"]["changes"][uri(&order)]
+        .as_array()
+        .unwrap()
+        .clone();
+    let fixed = apply(&v3, &edits);
+    assert!(fixed.contains("string note = 4;"), "{fixed}");
+    // As an editor sends an edit: incremental.
+    client.change(
+        &order,
+        3,
+        json!(edits
+            .iter()
+            .map(|e| json!({"range": e["range"], "text": e["newText"]}))
+            .collect::<Vec<_>>()),
+    );
+    let after = client.diagnostics(&order, |d| {
+        !rules(d).contains(&"FIELD_NUMBER_CHANGED".to_owned())
+    });
+    assert!(!after.is_empty(), "the other findings stay");
+    assert!(
+        actions.iter().any(|a| a["kind"] == "source.fixAll"),
+        "{actions:#?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&order).unwrap(),
+        on_disk,
+        "nothing written"
+    );
+
+    assert_eq!(client.shutdown_and_exit(), Some(0));
+}
+
+#[test]
+fn syntax_errors_unused_files_and_a_shared_import() {
+    let dir = service_repo("lsp-shapes", &[]);
+    let order = dir.join("proto/shop/order.proto");
+    let shipment = dir.join("proto/shop/shipment.proto");
+    let on_disk = std::fs::read_to_string(&order).unwrap();
+    let mut client = Client::start(&dir);
+
+    // A syntax error: one diagnostic at its place, and the server carries on.
+    client.open(&order, &on_disk);
+    client.diagnostics(&order, |d| d.is_empty());
+    client.change(
+        &order,
+        2,
+        json!([{"range": {"start": {"line": 4, "character": 14}, "end": {"line": 4, "character": 15}}, "text": ""}]),
+    );
+    let broken = client.diagnostics(&order, |d| !d.is_empty());
+    assert_eq!(broken.len(), 1, "{broken:#?}");
+    assert!(
+        broken[0]["message"].as_str().unwrap().contains("expected"),
+        "{broken:#?}"
+    );
+    assert_eq!(broken[0]["range"]["start"]["line"], 5, "{broken:#?}");
+
+    // Mended; then Money's currency renumbered: both topics that reach Money through the
+    // import report it, each under its own path, in the shared file.
+    client.change(
+        &order,
+        3,
+        json!([{"range": {"start": {"line": 4, "character": 14}, "end": {"line": 4, "character": 14}}, "text": ";"}]),
+    );
+    client.diagnostics(&order, |d| d.is_empty());
+    let moved = on_disk.replace("string currency = 2;", "string currency = 7;");
+    client.change(&order, 4, json!([{"text": moved}]));
+    let shared = client.diagnostics(&order, |d| d.len() >= 2);
+    let messages: Vec<&str> = shared
+        .iter()
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("shop.Order.total.currency")),
+        "{messages:#?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("shop.Shipment.shipping_cost.currency")),
+        "{messages:#?}"
+    );
+    assert!(
+        shared.iter().all(|d| d["range"]["start"]["line"] == 12),
+        "{shared:#?}"
+    );
+    // shipment.proto itself is unchanged: nothing shown there.
+    assert!(!client
+        .seen
+        .iter()
+        .any(|m| m["params"]["uri"] == uri(&shipment)
+            && !m["params"]["diagnostics"].as_array().unwrap().is_empty()));
+
+    // A file no topic uses is shown with nothing.
+    let stray = dir.join("proto/shop/stray.proto");
+    client.open(
+        &stray,
+        "syntax = \"proto3\";\nmessage Stray { int32 a = 1 }\n",
+    );
+    assert!(client.diagnostics(&stray, |_| true).is_empty());
+
+    assert_eq!(client.shutdown_and_exit(), Some(0));
+}
+
+#[test]
+fn no_input_ends_the_server() {
+    let dir = service_repo("lsp-hostile", &[]);
+    let mut client = Client::start(&dir);
+    client.raw(b"Content-Length: 9\r\n\r\n{not json");
+    let parse = client.wait(|m| m["error"]["code"] == -32700);
+    assert_eq!(parse["id"], Value::Null);
+    client.raw(b"No-Colon-Here\r\n\r\n");
+    client.wait(|m| m["error"]["code"] == -32700);
+    let unknown = client.request("protocompat/nothing", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    let bad_params = client.request("textDocument/hover", json!({"textDocument": 7}));
+    assert_eq!(bad_params["error"]["code"], -32602, "{bad_params}");
+    // A buffer past the checker's bound is not checked, and says so.
+    let order = dir.join("proto/shop/order.proto");
+    let huge = format!("syntax = \"proto3\";\n{}", "// padding\n".repeat(2_000_000));
+    client.open(&order, &huge);
+    let note = client.diagnostics(&order, |d| !d.is_empty());
+    assert!(
+        note[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("over the 16777216 the checker reads"),
+        "{note:#?}"
+    );
+    // A file outside the workspace is no topic's.
+    let outside = tempdir("lsp-outside").join("x.proto");
+    client.open(&outside, "syntax = \"proto3\";\n");
+    assert!(client.diagnostics(&outside, |_| true).is_empty());
+    // Still answering.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&outside)}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(hover["result"], Value::Null);
+    // `exit` without `shutdown` is exit status 1, as the protocol says.
+    client.notify("exit", Value::Null);
+    drop(client.stdin.take());
+    assert_eq!(client.exit_code(), Some(1));
+}
+
+#[test]
+fn without_a_project_file_it_says_so_once_and_checks_nothing() {
+    let dir = tempdir("lsp-no-project");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("a.proto");
+    std::fs::write(&file, "syntax = \"proto3\";\nmessage A { int32 a = 1; }\n").unwrap();
+    let mut client = Client::start(&dir);
+    let said = client.wait(|m| m["method"] == "window/showMessage");
+    assert!(
+        said["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no protocompat.yaml"),
+        "{said}"
+    );
+    client.open(&file, "syntax = \"proto3\";\nmessage A { int64 a = 1; }\n");
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&file)}, "position": {"line": 1, "character": 14}}),
+    );
+    assert_eq!(hover["result"], Value::Null);
+    assert!(!client
+        .seen
+        .iter()
+        .any(|m| m["method"] == "textDocument/publishDiagnostics"));
+    assert_eq!(
+        client
+            .seen
+            .iter()
+            .filter(|m| m["method"] == "window/showMessage")
+            .count(),
+        0
+    );
+    assert_eq!(client.shutdown_and_exit(), Some(0));
+}
