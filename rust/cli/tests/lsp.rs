@@ -5,201 +5,14 @@
 
 mod support;
 
-use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
 
+use protocompat_testkit::lsp::{uri, Client};
 use serde_json::{json, Value};
 use support::*;
 
-const WAIT: Duration = Duration::from_secs(60);
-
-struct Client {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    incoming: Receiver<Value>,
-    /// Notifications read while waiting for something else.
-    seen: VecDeque<Value>,
-    next_id: i64,
-}
-
-impl Client {
-    fn start(dir: &Path) -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_protocompat"))
-            .args(["lsp", "--stdio"])
-            .current_dir(std::env::temp_dir())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (to_test, incoming) = channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut length = 0;
-                loop {
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let line = line.trim_end();
-                    if line.is_empty() {
-                        break;
-                    }
-                    if let Some(n) = line.strip_prefix("Content-Length: ") {
-                        length = n.parse().unwrap();
-                    }
-                }
-                let mut body = vec![0; length];
-                if reader.read_exact(&mut body).is_err() {
-                    return;
-                }
-                if to_test
-                    .send(serde_json::from_slice(&body).unwrap())
-                    .is_err()
-                {
-                    return;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        let mut client = Client {
-            child,
-            stdin,
-            incoming,
-            seen: VecDeque::new(),
-            next_id: 1,
-        };
-        let root = uri(dir);
-        let init = client.request(
-            "initialize",
-            json!({
-                "processId": null,
-                "rootUri": root,
-                "workspaceFolders": [{"uri": root, "name": "service"}],
-                "capabilities": {},
-            }),
-        );
-        assert_eq!(
-            init["result"]["serverInfo"]["name"], "protocompat",
-            "{init}"
-        );
-        assert_eq!(
-            init["result"]["capabilities"]["textDocumentSync"]["change"],
-            2
-        );
-        client.notify("initialized", json!({}));
-        client
-    }
-
-    fn raw(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().unwrap();
-        stdin.write_all(bytes).unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn send(&mut self, message: Value) {
-        let body = message.to_string();
-        self.raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        self.wait(|m| m["id"] == id)
-    }
-
-    /// The next message `wanted` takes, notifications before it kept for later waits.
-    fn wait(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
-        if let Some(at) = self.seen.iter().position(&wanted) {
-            return self.seen.remove(at).unwrap();
-        }
-        let deadline = Instant::now() + WAIT;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.incoming.recv_timeout(left) {
-                Ok(message) if wanted(&message) => return message,
-                Ok(message) => self.seen.push_back(message),
-                Err(RecvTimeoutError::Timeout) => {
-                    panic!("nothing wanted came; seen: {:?}", self.seen)
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!("the server ended; seen: {:?}", self.seen)
-                }
-            }
-        }
-    }
-
-    /// The next diagnostics published for `file` that `done` accepts.
-    fn diagnostics(&mut self, file: &Path, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
-        let uri = uri(file);
-        loop {
-            let message = self.wait(|m| {
-                m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
-            });
-            let list = message["params"]["diagnostics"].as_array().unwrap().clone();
-            if done(&list) {
-                return list;
-            }
-        }
-    }
-
-    fn open(&mut self, file: &Path, text: &str) {
-        self.notify(
-            "textDocument/didOpen",
-            json!({"textDocument": {"uri": uri(file), "languageId": "proto", "version": 1, "text": text}}),
-        );
-    }
-
-    fn change(&mut self, file: &Path, version: i64, changes: Value) {
-        self.notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri(file), "version": version}, "contentChanges": changes}),
-        );
-    }
-
-    fn shutdown_and_exit(mut self) -> Option<i32> {
-        let answer = self.request("shutdown", Value::Null);
-        assert_eq!(answer["result"], Value::Null, "{answer}");
-        self.notify("exit", Value::Null);
-        drop(self.stdin.take());
-        self.exit_code()
-    }
-
-    fn exit_code(&mut self) -> Option<i32> {
-        let deadline = Instant::now() + WAIT;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status.code();
-            }
-            assert!(Instant::now() < deadline, "the server did not exit");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-impl Drop for Client {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn uri(path: &Path) -> String {
-    format!(
-        "file://{}",
-        path.canonicalize().unwrap_or(path.to_path_buf()).display()
-    )
+fn start(dir: &Path) -> Client {
+    Client::start(Path::new(env!("CARGO_BIN_EXE_protocompat")), dir)
 }
 
 fn rules(diagnostics: &[Value]) -> Vec<String> {
@@ -237,7 +50,7 @@ fn an_unsaved_buffer_gets_diagnostics_a_hover_and_a_proven_quick_fix() {
     let on_disk = std::fs::read_to_string(&order).unwrap();
     let v3 = std::fs::read_to_string(repo().join("examples/shop/v3/order.proto")).unwrap();
 
-    let mut client = Client::start(&dir);
+    let mut client = start(&dir);
     client.open(&order, &on_disk);
     client.diagnostics(&order, |d| d.is_empty());
     // The whole of v3 typed in, unsaved.
@@ -363,7 +176,7 @@ fn syntax_errors_unused_files_and_a_shared_import() {
     let order = dir.join("proto/shop/order.proto");
     let shipment = dir.join("proto/shop/shipment.proto");
     let on_disk = std::fs::read_to_string(&order).unwrap();
-    let mut client = Client::start(&dir);
+    let mut client = start(&dir);
 
     // A syntax error: one diagnostic at its place, and the server carries on.
     client.open(&order, &on_disk);
@@ -433,7 +246,7 @@ fn syntax_errors_unused_files_and_a_shared_import() {
 #[test]
 fn no_input_ends_the_server() {
     let dir = service_repo("lsp-hostile", &[]);
-    let mut client = Client::start(&dir);
+    let mut client = start(&dir);
     client.raw(b"Content-Length: 9\r\n\r\n{not json");
     let parse = client.wait(|m| m["error"]["code"] == -32700);
     assert_eq!(parse["id"], Value::Null);
@@ -478,7 +291,7 @@ fn without_a_project_file_it_says_so_once_and_checks_nothing() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("a.proto");
     std::fs::write(&file, "syntax = \"proto3\";\nmessage A { int32 a = 1; }\n").unwrap();
-    let mut client = Client::start(&dir);
+    let mut client = start(&dir);
     let said = client.wait(|m| m["method"] == "window/showMessage");
     assert!(
         said["params"]["message"]

@@ -72,6 +72,57 @@ fn a_renumbered_field_fails_the_project_and_is_named() {
     assert_eq!(code, Some(0), "{stdout}");
 }
 
+/// Files at the repository's root, `imports: [.]`: the baseline is the root's tree at `main`,
+/// not an empty tree that would make every topic new and let any change through (`subdir=.`,
+/// which git's `REV:PATH` takes for the current directory, found no file). The same for a
+/// single check with `--against '.git#ref=main,subdir=.'`.
+#[test]
+fn files_at_the_repository_root_are_compared_with_main() {
+    let dir = tempdir("project-root-imports");
+    let _ = std::fs::remove_dir_all(&dir);
+    write_tree(
+        &dir,
+        &[
+            (
+                "protocompat.yaml",
+                "version: 1\nbaseline:\n  git: main\nimports: [.]\ntopics:\n  - name: persistent://public/default/orders\n    root: shop.Order\n    file: order.proto\n",
+            ),
+            (
+                "order.proto",
+                "syntax = \"proto3\";\npackage shop;\nmessage Order { int64 id = 1; string note = 2; }\n",
+            ),
+        ],
+    );
+    git(&dir, &["init", "-q"]);
+    git(&dir, &["add", "."]);
+    git(&dir, &["commit", "-q", "-m", "baseline"]);
+    let (code, stdout, stderr) = check(&dir, &["--no-examples"]);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    assert!(stdout.ends_with("1 topic: 1 compatible\n"), "{stdout}");
+    std::fs::write(
+        dir.join("order.proto"),
+        "syntax = \"proto3\";\npackage shop;\nmessage Order { int64 id = 1; string note = 3; }\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = check(&dir, &["--no-examples"]);
+    assert_eq!(code, Some(1), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("FIELD_NUMBER_CHANGED shop.Order.note (field 2 → 3)"),
+        "{stdout}"
+    );
+    let single = protocompat_in(
+        &dir,
+        &[
+            "check",
+            "--no-examples",
+            "--against",
+            ".git#ref=main,subdir=.",
+            "order.proto",
+        ],
+    );
+    assert_eq!(single.status.code(), Some(1), "{}", text(&single.stdout));
+}
+
 #[test]
 fn topics_the_baseline_lacks_are_new_and_pass() {
     let dir = service_repo(

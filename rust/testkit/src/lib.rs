@@ -19,6 +19,7 @@ pub mod evolve;
 mod findings;
 mod git;
 mod json_names;
+pub mod lsp;
 mod paths;
 pub mod raw;
 pub mod scalar;

@@ -19,7 +19,14 @@ const MAX_BYTES: u64 = 512 << 20;
 /// the repository lacks is refused with the command that fetches it; a `subdir` that `rev`
 /// lacks is an empty tree: what is declared in it at `rev` is nothing.
 pub fn read_tree(repo: &Path, rev: &str, subdir: &str, label: &str) -> Result<Tree, Error> {
-    let subdir = subdir.trim_matches('/');
+    // `subdir=.`, `./proto`, `proto/`: git's `REV:PATH` takes `.` for the current directory,
+    // not the tree's root, so a `.` part would name another tree, or none.
+    let parts: Vec<&str> = subdir
+        .split('/')
+        .filter(|part| !part.is_empty() && *part != ".")
+        .collect();
+    let subdir = parts.join("/");
+    let subdir = subdir.as_str();
     let rev = &resolve_ref(repo, rev, label)?;
     let worktree = worktree_prefix(repo, subdir);
     let tree = if subdir.is_empty() {

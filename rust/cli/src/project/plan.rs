@@ -95,7 +95,12 @@ pub fn plan(loaded: &Loaded, overrides: &Overrides) -> Result<Vec<TopicCheck>, E
                         git_prefix = Some(prefix_in_repository(dir)?);
                     }
                     let prefix = git_prefix.as_deref().unwrap_or_default();
-                    let subdir = format!("{prefix}{}", plain(&topic.imports[0]));
+                    let inner = plain(&topic.imports[0]);
+                    let subdir = if inner == "." {
+                        prefix.to_owned()
+                    } else {
+                        format!("{prefix}{inner}")
+                    };
                     let subdir = subdir.trim_end_matches('/');
                     check.against = vec![format!(
                         "{}#ref={rev}{}",
