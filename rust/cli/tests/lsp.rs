@@ -320,3 +320,36 @@ fn without_a_project_file_it_says_so_once_and_checks_nothing() {
     );
     assert_eq!(client.shutdown_and_exit(), Some(0));
 }
+
+/// An Editions file is compiled by protoc from the unsaved buffer, as protox compiles the
+/// others: the copies protoc is given are made from the buffer.
+#[test]
+fn an_editions_buffer_is_compiled_by_protoc_unsaved() {
+    let dir = tempdir("lsp-editions");
+    let _ = std::fs::remove_dir_all(&dir);
+    let order = "edition = \"2026\";\npackage shop;\nmessage Order {\n  int64 id = 1;\n  string note = 2;\n}\n";
+    write_tree(
+        &dir,
+        &[
+            (
+                "protocompat.yaml",
+                "version: 1\nbaseline:\n  git: main\nimports: [.]\ntopics:\n  - name: persistent://public/default/orders\n    root: shop.Order\n    file: order.proto\n",
+            ),
+            ("order.proto", order),
+        ],
+    );
+    git(&dir, &["init", "-q"]);
+    git(&dir, &["add", "."]);
+    git(&dir, &["commit", "-q", "-m", "baseline"]);
+    let file = dir.join("order.proto");
+    let mut client = start(&dir);
+    client.open(&file, &order.replace("note = 2", "note = 3"));
+    let shown = client.diagnostics(&file, |d| !d.is_empty());
+    assert_eq!(rules(&shown), ["FIELD_NUMBER_CHANGED"], "{shown:#?}");
+    assert_eq!(
+        shown[0]["range"]["start"],
+        json!({"line": 4, "character": 2})
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), order);
+    assert_eq!(client.shutdown_and_exit(), Some(0));
+}
