@@ -8,6 +8,7 @@
 //! `async-lsp`) would add a scheduler and buy nothing here. The stdio framing is our own
 //! ([`transport`]), so that no input ends the server.
 
+mod actions;
 mod documents;
 mod findings;
 mod transport;
@@ -22,14 +23,12 @@ use std::time::Instant;
 use crossbeam_channel::{select, unbounded, Receiver, Sender};
 use lsp_server::{ErrorCode, Message, Notification, Request, Response};
 use lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOptions, CodeActionOrCommand, CodeActionParams,
-    CodeActionProviderCapability, Diagnostic, DiagnosticSeverity, DidChangeTextDocumentParams,
-    DidCloseTextDocumentParams, DidOpenTextDocumentParams, DidSaveTextDocumentParams, Hover,
-    HoverContents, HoverParams, HoverProviderCapability, InitializeParams, InitializeResult,
-    MarkupContent, MarkupKind, MessageType, Position, PublishDiagnosticsParams, Range, SaveOptions,
+    CodeActionKind, CodeActionOptions, CodeActionParams, CodeActionProviderCapability, Diagnostic,
+    DiagnosticSeverity, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
+    DidOpenTextDocumentParams, DidSaveTextDocumentParams, HoverParams, HoverProviderCapability,
+    InitializeParams, InitializeResult, MessageType, PublishDiagnosticsParams, Range, SaveOptions,
     ServerCapabilities, ServerInfo, ShowMessageParams, TextDocumentSyncCapability,
-    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, TextEdit, Uri,
-    WorkspaceEdit,
+    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
 };
 use serde_json::Value;
 
@@ -174,10 +173,14 @@ impl Server {
                 self.jobs = None;
                 Ok(Value::Null)
             }
-            "textDocument/codeAction" => parse::<CodeActionParams>(request)
-                .map(|p| serde_json::to_value(self.code_actions(&p)).unwrap_or(Value::Null)),
-            "textDocument/hover" => parse::<HoverParams>(request)
-                .map(|p| serde_json::to_value(self.hover(&p)).unwrap_or(Value::Null)),
+            "textDocument/codeAction" => parse::<CodeActionParams>(request).map(|p| {
+                let entries = self.shown(&p.text_document.uri);
+                serde_json::to_value(actions::code_actions(entries, &p)).unwrap_or(Value::Null)
+            }),
+            "textDocument/hover" => parse::<HoverParams>(request).map(|p| {
+                let entries = self.shown(&p.text_document_position_params.text_document.uri);
+                serde_json::to_value(actions::hover(entries, &p)).unwrap_or(Value::Null)
+            }),
             "initialize" => Err((ErrorCode::InvalidRequest, "initialized already".into())),
             method => Err((
                 ErrorCode::MethodNotFound,
@@ -356,72 +359,11 @@ impl Server {
         self.entries = published.files;
     }
 
-    /// Each fix of a finding the range touches, and every failure's fix in the file at once.
-    fn code_actions(&self, params: &CodeActionParams) -> Vec<CodeActionOrCommand> {
-        let Some(path) = path_of(&params.text_document.uri) else {
-            return Vec::new();
-        };
-        let Some(entries) = self.entries.get(&crate::input::overlay::key(&path)) else {
-            return Vec::new();
-        };
-        let wants = |kind: &CodeActionKind| {
-            params
-                .context
-                .only
-                .as_ref()
-                .is_none_or(|only| only.iter().any(|o| kind.as_str().starts_with(o.as_str())))
-        };
-        let mut actions = Vec::new();
-        if wants(&CodeActionKind::QUICKFIX) {
-            for entry in entries
-                .iter()
-                .filter(|e| overlaps(e.diagnostic.range, params.range))
-            {
-                for (i, fix) in entry.fixes.iter().enumerate() {
-                    actions.push(CodeActionOrCommand::CodeAction(CodeAction {
-                        title: fix.title.clone(),
-                        kind: Some(CodeActionKind::QUICKFIX),
-                        diagnostics: Some(vec![entry.diagnostic.clone()]),
-                        edit: Some(workspace_edit(&fix.edits)),
-                        is_preferred: Some(entry.preferred && i == 0),
-                        ..Default::default()
-                    }));
-                }
-            }
-        }
-        let fix_all = fix_all(entries);
-        if !fix_all.is_empty()
-            && (wants(&CodeActionKind::SOURCE_FIX_ALL) || wants(&CodeActionKind::QUICKFIX))
-        {
-            actions.push(CodeActionOrCommand::CodeAction(CodeAction {
-                title: "protocompat: make every failure's fix in this file".into(),
-                kind: Some(CodeActionKind::SOURCE_FIX_ALL),
-                edit: Some(workspace_edit(&fix_all)),
-                ..Default::default()
-            }));
-        }
-        actions
-    }
-
-    fn hover(&self, params: &HoverParams) -> Option<Hover> {
-        let at = &params.text_document_position_params;
-        let path = path_of(&at.text_document.uri)?;
-        let entries = self.entries.get(&crate::input::overlay::key(&path))?;
-        let texts: Vec<&str> = entries
-            .iter()
-            .filter(|e| contains(e.diagnostic.range, at.position) && !e.hover.is_empty())
-            .map(|e| e.hover.as_str())
-            .collect();
-        if texts.is_empty() {
-            return None;
-        }
-        Some(Hover {
-            contents: HoverContents::Markup(MarkupContent {
-                kind: MarkupKind::Markdown,
-                value: texts.join("\n\n---\n\n"),
-            }),
-            range: None,
-        })
+    /// What is shown in the document at `uri`.
+    fn shown(&self, uri: &Uri) -> &[Entry] {
+        path_of(uri)
+            .and_then(|path| self.entries.get(&crate::input::overlay::key(&path)))
+            .map_or(&[], Vec::as_slice)
     }
 
     fn show(&self, typ: MessageType, message: String) {
@@ -464,59 +406,4 @@ fn root_of(params: &InitializeParams) -> PathBuf {
         .or_else(|| params.root_uri.as_ref().and_then(path_of))
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("."))
-}
-
-// lsp-types keys WorkspaceEdit's changes by Uri, which clippy takes for a mutable key (it
-// caches its parse in a cell); its hash and equality are of the text alone.
-#[allow(clippy::mutable_key_type)]
-fn workspace_edit(edits: &BTreeMap<PathBuf, Vec<TextEdit>>) -> WorkspaceEdit {
-    let changes: std::collections::HashMap<Uri, Vec<TextEdit>> = edits
-        .iter()
-        .filter_map(|(path, edits)| Some((uri_of(path)?, edits.clone())))
-        .collect();
-    WorkspaceEdit {
-        changes: Some(changes),
-        ..Default::default()
-    }
-}
-
-/// Each failure's first fix, but one whose edits overlap an edit already taken.
-fn fix_all(entries: &[Entry]) -> BTreeMap<PathBuf, Vec<TextEdit>> {
-    let mut all: BTreeMap<PathBuf, Vec<TextEdit>> = BTreeMap::new();
-    for entry in entries.iter().filter(|e| e.preferred) {
-        let Some(fix) = entry.fixes.first() else {
-            continue;
-        };
-        // An edit another fix already makes, or one that overlaps it, leaves the fix out:
-        // the fixes were each proven alone, and two over one place are not one edit.
-        let clashes = fix.edits.iter().any(|(path, edits)| {
-            let taken = all.get(path).map(Vec::as_slice).unwrap_or(&[]);
-            edits.iter().any(|e| {
-                taken
-                    .iter()
-                    .any(|t| t == e || overlaps_strictly(t.range, e.range))
-            })
-        });
-        if clashes {
-            continue;
-        }
-        for (path, edits) in &fix.edits {
-            all.entry(path.clone())
-                .or_default()
-                .extend(edits.iter().cloned());
-        }
-    }
-    all
-}
-
-fn overlaps(a: Range, b: Range) -> bool {
-    a.start <= b.end && b.start <= a.end
-}
-
-fn overlaps_strictly(a: Range, b: Range) -> bool {
-    a.start < b.end && b.start < a.end
-}
-
-fn contains(range: Range, at: Position) -> bool {
-    range.start <= at && at <= range.end
 }
