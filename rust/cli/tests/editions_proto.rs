@@ -236,9 +236,16 @@ fn verdict(report: &[u8], same_bytes: bool) -> Value {
         for finding in report[list].as_array_mut().unwrap() {
             let finding = finding.as_object_mut().unwrap();
             finding.remove("location");
+            finding.remove("existing_location");
             if !same_bytes {
                 finding.remove("existing");
             }
+        }
+    }
+    if !same_bytes {
+        // The change's line names the existing schema's digest.
+        for change in report["changes"].as_array_mut().unwrap() {
+            change.as_object_mut().unwrap().remove("message");
         }
     }
     report

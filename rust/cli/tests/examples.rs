@@ -88,6 +88,16 @@ fn no_examples_removes_the_examples_and_nothing_else() {
             finding.remove("no_example");
         }
     }
+    // Each change's examples: its lines under the change, none without them.
+    for change in without["changes"].as_array().unwrap() {
+        assert_eq!(change["examples"], serde_json::json!([]), "{change}");
+    }
+    let mut any = false;
+    for change in with["changes"].as_array_mut().unwrap() {
+        any |= !change["examples"].as_array().unwrap().is_empty();
+        change["examples"] = serde_json::json!([]);
+    }
+    assert!(any, "no change has examples");
     assert_eq!(with, without);
 
     let (_, with) = shop_v3("text", &[]);

@@ -330,6 +330,16 @@ fn json_keeps_each_direction_and_names_its_change() {
             "path": "shop.Order.note",
             "directions": ["existing_writes_new_reads", "new_writes_existing_reads"],
             "findings": [0, 2],
+            // The text report's line and examples, what the inputs put in them made printable.
+            "message": "FIELD_NUMBER_CHANGED shop.Order.note (field 4 → 5): existing=number 4 new=number 5 [FULL, existing[0] bab686181224: both directions]",
+            "examples": [
+                "existing writes, new reads:",
+                "  writer: { note: \"\\u{1b}]0;owned\\u{7}\\u{202e}gnp.exe\\n::error::pwned\" }",
+                "  bytes:  08 80 80 80 80 10",
+                "  reader: reads shop.Order.note as \"100%\\u{9b}31m\"",
+                "new writes, existing reads:",
+                "  no example: its smallest message takes 300 bytes\\u{2028}",
+            ],
         }),
         "{out}"
     );
