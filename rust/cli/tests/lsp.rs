@@ -104,6 +104,28 @@ fn an_unsaved_buffer_gets_diagnostics_a_hover_and_a_proven_quick_fix() {
         .find(|d| d["code"] == "SCALAR_TYPE_CHANGED")
         .unwrap();
     assert_eq!(warning["severity"], 2);
+    // A warning's fix is offered, never preferred.
+    let offered = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri(&order)},
+            "range": warning["range"],
+            "context": {"diagnostics": [], "only": ["quickfix"]},
+        }),
+    );
+    let offered = offered["result"].as_array().unwrap().clone();
+    assert!(
+        offered.iter().any(|a| a["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("protocompat: keep field id as it was, deprecated")
+            && a["isPreferred"] == false),
+        "{offered:#?}"
+    );
+    assert!(
+        offered.iter().all(|a| a["kind"] == "quickfix"),
+        "{offered:#?}"
+    );
 
     // The hover shows what a reader makes of the data.
     let hover = client.request(

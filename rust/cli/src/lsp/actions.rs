@@ -40,9 +40,7 @@ pub fn code_actions(entries: &[Entry], params: &CodeActionParams) -> Vec<CodeAct
         }
     }
     let fix_all = fix_all(entries);
-    if !fix_all.is_empty()
-        && (wants(&CodeActionKind::SOURCE_FIX_ALL) || wants(&CodeActionKind::QUICKFIX))
-    {
+    if !fix_all.is_empty() && wants(&CodeActionKind::SOURCE_FIX_ALL) {
         actions.push(CodeActionOrCommand::CodeAction(CodeAction {
             title: "protocompat: make every failure's fix in this file".into(),
             kind: Some(CodeActionKind::SOURCE_FIX_ALL),
