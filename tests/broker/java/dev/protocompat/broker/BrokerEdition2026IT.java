@@ -11,8 +11,6 @@ import dev.protocompat.broker.SchemaRest.Answer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,25 +22,9 @@ import org.junit.jupiter.api.Test;
  * classes of protoc 36 need, also as a Java producer of those classes with
  * {@code Schema.PROTOBUF_NATIVE}.
  */
-class BrokerEdition2026IT {
+class BrokerEdition2026IT extends WithBroker {
 
     private static final String REFUSAL = "FIELD_KIND_CHANGED shop.Order.total (field 2)";
-
-    private static StandaloneBroker broker;
-    private static SchemaRest rest;
-
-    @BeforeAll
-    static void startBroker() throws Exception {
-        broker = StandaloneBroker.start();
-        rest = new SchemaRest(broker.webUrl());
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
 
     /**
      * Pulsar's validator lets a 2026 descriptor through on every line (v1 is stored; a first
