@@ -101,46 +101,72 @@ pub fn offset(text: &str, position: Position) -> usize {
     line_end
 }
 
-/// The LSP range of a report's `line:column` (1-based; columns as protoc counts them: bytes,
-/// a tab to the next multiple of 8) up to `end` (exclusive), or to the end of the line's text.
-pub fn range(text: &str, line: u32, column: u32, end: Option<(u32, u32)>) -> Range {
-    let start = position(text, line, column);
-    let end = match end {
-        Some((end_line, end_column)) => position(text, end_line, end_column),
-        None => {
-            let line_text = text
-                .lines()
-                .nth(line.saturating_sub(1) as usize)
-                .unwrap_or("");
-            Position::new(
-                start.line,
-                line_text.trim_end().encode_utf16().count() as u32,
-            )
-            .max(start)
-        }
-    };
-    Range::new(start, end)
+/// A file's text with where each of its lines starts: a report names many positions in one
+/// file, and each then costs its own line, not a walk from the top of the file.
+pub struct Text {
+    text: Arc<str>,
+    starts: Vec<usize>,
 }
 
-fn position(text: &str, line: u32, column: u32) -> Position {
-    let line0 = line.saturating_sub(1);
-    let Some(line_text) = text.lines().nth(line0 as usize) else {
-        return Position::new(line0, 0);
-    };
-    let wanted = column.saturating_sub(1);
-    let (mut col, mut units) = (0u32, 0u32);
-    for c in line_text.chars() {
-        if col >= wanted {
-            break;
-        }
-        col = if c == '\t' {
-            col + 8 - col % 8
-        } else {
-            col + c.len_utf8() as u32
-        };
-        units += c.len_utf16() as u32;
+impl Text {
+    pub fn new(text: Arc<str>) -> Text {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+            .filter(|&at| at < text.len())
+            .collect();
+        Text { text, starts }
     }
-    Position::new(line0, units)
+
+    /// Line `line0` (0-based) without its line ending, as `str::lines` gives it.
+    fn line(&self, line0: u32) -> Option<&str> {
+        let start = *self.starts.get(line0 as usize)?;
+        let end = self
+            .starts
+            .get(line0 as usize + 1)
+            .map_or(self.text.len(), |next| next - 1);
+        let line = &self.text[start..end];
+        Some(line.strip_suffix('\r').unwrap_or(line))
+    }
+
+    /// The LSP range of a report's `line:column` (1-based; columns as protoc counts them:
+    /// bytes, a tab to the next multiple of 8) up to `end` (exclusive), or to the end of the
+    /// line's text.
+    pub fn range(&self, line: u32, column: u32, end: Option<(u32, u32)>) -> Range {
+        let start = self.position(line, column);
+        let end = match end {
+            Some((end_line, end_column)) => self.position(end_line, end_column),
+            None => {
+                let line_text = self.line(line.saturating_sub(1)).unwrap_or("");
+                Position::new(
+                    start.line,
+                    line_text.trim_end().encode_utf16().count() as u32,
+                )
+                .max(start)
+            }
+        };
+        Range::new(start, end)
+    }
+
+    fn position(&self, line: u32, column: u32) -> Position {
+        let line0 = line.saturating_sub(1);
+        let Some(line_text) = self.line(line0) else {
+            return Position::new(line0, 0);
+        };
+        let wanted = column.saturating_sub(1);
+        let (mut col, mut units) = (0u32, 0u32);
+        for c in line_text.chars() {
+            if col >= wanted {
+                break;
+            }
+            col = if c == '\t' {
+                col + 8 - col % 8
+            } else {
+                col + c.len_utf8() as u32
+            };
+            units += c.len_utf16() as u32;
+        }
+        Position::new(line0, units)
+    }
 }
 
 /// A `file:` URI's path; `None` for any other scheme.
@@ -217,13 +243,19 @@ mod tests {
 
     #[test]
     fn report_columns_become_utf16_positions() {
-        let text = "a\n\tint32 é = 1;\n";
+        let text = Text::new(Arc::from("a\r\n\tint32 é = 1;\r\nlast"));
         // protoc puts `int32` after a tab at column 9 (1-based).
-        assert_eq!(range(text, 2, 9, None).start, Position::new(1, 1));
-        assert_eq!(range(text, 2, 9, None).end, Position::new(1, 13));
+        assert_eq!(text.range(2, 9, None).start, Position::new(1, 1));
+        assert_eq!(text.range(2, 9, None).end, Position::new(1, 13));
         assert_eq!(
-            range(text, 2, 15, Some((2, 17))),
+            text.range(2, 15, Some((2, 17))),
             Range::new(Position::new(1, 7), Position::new(1, 8))
+        );
+        assert_eq!(text.line(2), Some("last"));
+        assert_eq!(text.line(3), None);
+        assert_eq!(
+            text.range(9, 3, None),
+            Range::new(Position::new(8, 0), Position::new(8, 0))
         );
     }
 

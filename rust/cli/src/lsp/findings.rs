@@ -12,7 +12,7 @@ use lsp_types::{
 };
 use serde_json::Value;
 
-use super::documents::{range, uri_of};
+use super::documents::{uri_of, Text};
 
 /// Where a rule is described; the anchor is the rule ID in lower case. An editor's
 /// `initializationOptions.rulesUrl` replaces it (a copy of docs/rules.md of one's own).
@@ -39,7 +39,7 @@ pub struct Fix {
 /// How a path in a report is read: its file's text (an open buffer or the disk), and the
 /// absolute path of a report's relative one.
 pub trait Files {
-    fn text(&self, path: &Path) -> Option<Arc<str>>;
+    fn text(&self, path: &Path) -> Option<Arc<Text>>;
     fn absolute(&self, shown: &str) -> PathBuf;
 }
 
@@ -81,12 +81,7 @@ pub fn entries(
         let Some(text) = files.text(&path) else {
             continue;
         };
-        let at = range(
-            &text,
-            number(&location["line"]),
-            number(&location["column"]),
-            None,
-        );
+        let at = text.range(number(&location["line"]), number(&location["column"]), None);
         let rule = change["rule"].as_str().unwrap_or("");
         let failure = change["severity"] == "failure";
         let message = change["message"].as_str().unwrap_or(rule).to_owned();
@@ -160,7 +155,7 @@ fn related(old: &Value, label: &str, files: &dyn Files) -> Option<DiagnosticRela
     let at_ref = label.contains("#ref=");
     let text = if at_ref { None } else { files.text(&path) };
     let range = match &text {
-        Some(text) => range(text, line, column, None),
+        Some(text) => text.range(line, column, None),
         None => Range::new(
             lsp_types::Position::new(line.saturating_sub(1), column.saturating_sub(1)),
             lsp_types::Position::new(line.saturating_sub(1), column.saturating_sub(1)),
@@ -190,8 +185,7 @@ fn fix_of(fix: &Value, files: &dyn Files) -> Option<Fix> {
     for edit in edits {
         let path = files.absolute(edit["file"].as_str()?);
         let text = files.text(&path)?;
-        let at = range(
-            &text,
+        let at = text.range(
             number(&edit["line"]),
             number(&edit["column"]),
             Some((number(&edit["end_line"]), number(&edit["end_column"]))),

@@ -4,7 +4,8 @@
 //! being checked makes the rest of that run stale: it is dropped, and the next run checks what
 //! both changes touched.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -16,7 +17,7 @@ use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use lsp_types::{Diagnostic, DiagnosticSeverity, Range};
 use serde_json::Value;
 
-use super::documents::range;
+use super::documents::Text;
 use super::findings::{compile_error_at, entries, Entry, Files};
 use crate::args::CheckArgs;
 use crate::commands::check::{check, project::given};
@@ -173,6 +174,7 @@ impl Worker {
         let files = Buffered {
             buffers,
             root: &self.project.root,
+            read: RefCell::default(),
         };
         let root_file = topic
             .file
@@ -238,7 +240,7 @@ impl Worker {
                 let path = overlay::key(&candidate);
                 if let Some(text) = files.text(&path) {
                     *message = message[at.from..].to_owned();
-                    return (Some(path), range(&text, at.line, at.column, None));
+                    return (Some(path), text.range(at.line, at.column, None));
                 }
             }
         }
@@ -296,23 +298,31 @@ fn error_entry(at: Range, message: String) -> Entry {
     }
 }
 
-/// Files as the check saw them: an open buffer, else the disk.
+/// Files as the check saw them: an open buffer, else the disk; each read and indexed once for
+/// a topic's report, however many of its findings, fixes and old declarations are in it.
 struct Buffered<'a> {
     buffers: &'a Buffers,
     root: &'a Path,
+    read: RefCell<HashMap<PathBuf, Option<Arc<Text>>>>,
 }
 
 impl Files for Buffered<'_> {
-    fn text(&self, path: &Path) -> Option<Arc<str>> {
+    fn text(&self, path: &Path) -> Option<Arc<Text>> {
         let key = overlay::key(path);
-        if let Some(text) = self.buffers.get(&key) {
-            return Some(text.clone());
+        if let Some(text) = self.read.borrow().get(&key) {
+            return text.clone();
         }
-        let meta = std::fs::metadata(&key).ok()?;
-        if meta.len() > super::documents::MAX_DOCUMENT_BYTES as u64 {
-            return None;
-        }
-        std::fs::read_to_string(&key).ok().map(Arc::from)
+        let text = match self.buffers.get(&key) {
+            Some(text) => Some(text.clone()),
+            None => std::fs::metadata(&key)
+                .ok()
+                .filter(|meta| meta.len() <= super::documents::MAX_DOCUMENT_BYTES as u64)
+                .and_then(|_| std::fs::read_to_string(&key).ok())
+                .map(Arc::from),
+        };
+        let text = text.map(|text| Arc::new(Text::new(text)));
+        self.read.borrow_mut().insert(key, text.clone());
+        text
     }
 
     fn absolute(&self, shown: &str) -> PathBuf {
