@@ -290,10 +290,32 @@ fn no_input_ends_the_server() {
             .contains("over the 16777216 the checker reads"),
         "{note:#?}"
     );
+    // It stays while the document does: every check of the file shows it, not the first only.
+    client.change(
+        &order,
+        2,
+        json!([{"range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 0}}, "text": "//\n"}]),
+    );
     // A file outside the workspace is no topic's.
     let outside = tempdir("lsp-outside").join("x.proto");
     client.open(&outside, "syntax = \"proto3\";\n");
     assert!(client.diagnostics(&outside, |_| true).is_empty());
+    // The checks run in order: by now the change's has been published too.
+    let last = client
+        .seen
+        .iter()
+        .rev()
+        .find(|m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri(&order)
+        })
+        .expect("the change's diagnostics");
+    let shown = last["params"]["diagnostics"].as_array().unwrap();
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    let said = shown[0]["message"].as_str().unwrap();
+    assert!(
+        said.starts_with("this document is 22000022 bytes, over the 16777216"),
+        "{said}"
+    );
     // Still answering.
     let hover = client.request(
         "textDocument/hover",

@@ -70,12 +70,12 @@ impl Documents {
             .collect()
     }
 
-    /// The open documents over the bound.
-    pub fn oversized(&self) -> impl Iterator<Item = (&PathBuf, usize)> {
+    /// The size of the open document at `key` ([`overlay::key`]), if it is over the bound.
+    pub fn oversized(&self, key: &Path) -> Option<usize> {
         self.open
-            .iter()
-            .filter(|(_, d)| d.text.len() > MAX_DOCUMENT_BYTES)
-            .map(|(path, d)| (path, d.text.len()))
+            .get(key)
+            .map(|d| d.text.len())
+            .filter(|&len| len > MAX_DOCUMENT_BYTES)
     }
 }
 

@@ -296,26 +296,6 @@ impl Server {
         if path.extension().and_then(|e| e.to_str()) != Some("proto") {
             return;
         }
-        if let Some((_, size)) = self
-            .documents
-            .oversized()
-            .find(|(p, _)| **p == crate::input::overlay::key(path))
-        {
-            let note = Diagnostic {
-                range: Range::default(),
-                severity: Some(DiagnosticSeverity::WARNING),
-                source: Some("protocompat".into()),
-                message: format!(
-                    "this document is {size} bytes, over the {MAX_DOCUMENT_BYTES} the checker reads: the file on disk is checked"
-                ),
-                ..Default::default()
-            };
-            if let Some(uri) = uri_of(&crate::input::overlay::key(path)) {
-                self.notify::<lsp_types::notification::PublishDiagnostics>(
-                    PublishDiagnosticsParams::new(uri, vec![note], None),
-                );
-            }
-        }
         self.schedule(BTreeSet::from([crate::input::overlay::key(path)]), false);
     }
 
@@ -341,22 +321,34 @@ impl Server {
             published.files.len(),
             published.took.as_millis()
         );
-        for path in &published.cleared {
+        let cleared = published.cleared.iter().map(|path| (path, &[][..]));
+        let shown = published.files.iter().map(|(path, e)| (path, e.as_slice()));
+        for (path, entries) in cleared.chain(shown) {
             if let Some(uri) = uri_of(path) {
-                self.notify::<lsp_types::notification::PublishDiagnostics>(
-                    PublishDiagnosticsParams::new(uri, Vec::new(), None),
-                );
-            }
-        }
-        for (path, entries) in &published.files {
-            if let Some(uri) = uri_of(path) {
-                let diagnostics = entries.iter().map(|e| e.diagnostic.clone()).collect();
+                let diagnostics = self.diagnostics(path, entries);
                 self.notify::<lsp_types::notification::PublishDiagnostics>(
                     PublishDiagnosticsParams::new(uri, diagnostics, None),
                 );
             }
         }
         self.entries = published.files;
+    }
+
+    /// A file's diagnostics: first, if its open document is over the bound, that it is not
+    /// what was checked (its file on disk was); then the findings.
+    fn diagnostics(&self, path: &Path, entries: &[Entry]) -> Vec<Diagnostic> {
+        let note = self.documents.oversized(path).map(|size| Diagnostic {
+            range: Range::default(),
+            severity: Some(DiagnosticSeverity::WARNING),
+            source: Some("protocompat".into()),
+            message: format!(
+                "this document is {size} bytes, over the {MAX_DOCUMENT_BYTES} the checker reads: the file on disk is checked"
+            ),
+            ..Default::default()
+        });
+        note.into_iter()
+            .chain(entries.iter().map(|e| e.diagnostic.clone()))
+            .collect()
     }
 
     /// What is shown in the document at `uri`.
