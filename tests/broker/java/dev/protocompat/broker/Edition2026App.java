@@ -5,19 +5,16 @@ package dev.protocompat.broker;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 import org.apache.pulsar.broker.service.schema.protocompat.Fixtures;
+import org.apache.pulsar.broker.service.schema.protocompat.MavenProtoc;
 
 /**
  * The application of tests/broker/edition2026 built as its team builds it: protoc (the release
@@ -69,11 +66,6 @@ final class Edition2026App {
      * client) and the broker line's classpath file.
      */
     static Edition2026App prepare() throws IOException {
-        Path artifact = Paths.get(System.getProperty("protocompat.protoc", ""));
-        if (!Files.isRegularFile(artifact)) {
-            throw new IllegalStateException("protocompat.protoc names no protoc executable: " + artifact
-                    + " (the pom resolves com.google.protobuf:protoc as a test dependency)");
-        }
         String classpathFile = System.getProperty("protocompat.broker.classpath", "");
         if (classpathFile.isBlank()) {
             throw new IllegalStateException("protocompat.broker.classpath is not set: the application needs a"
@@ -85,12 +77,7 @@ final class Edition2026App {
                     + " JDK that runs the broker");
         }
         Path work = Files.createTempDirectory("protocompat-e2026-app");
-        // Maven's local repository keeps the executable without its execute bit.
-        Path protoc = work.resolve("protoc");
-        Files.copy(artifact, protoc, StandardCopyOption.REPLACE_EXISTING);
-        if (!protoc.toFile().setExecutable(true)) {
-            throw new IOException("cannot make " + protoc + " executable");
-        }
+        Path protoc = MavenProtoc.executable(work);
         return new Edition2026App(work, protoc, java, Files.readString(Paths.get(classpathFile)).strip());
     }
 
@@ -121,32 +108,21 @@ final class Edition2026App {
     }
 
     /**
-     * protoc's own imports (google/protobuf/descriptor.proto, which options.proto imports): Maven
-     * Central's protoc is the executable alone, and protobuf-java's jar, on the client's
-     * classpath, carries the .proto files of the same release.
+     * protoc's own imports (google/protobuf/descriptor.proto, which options.proto imports),
+     * from the protobuf-java jar on the client's classpath ({@link MavenProtoc}).
      */
     private Path include() throws IOException {
         Path include = work.resolve("include");
-        Path descriptor = include.resolve("google/protobuf/descriptor.proto");
-        if (Files.isRegularFile(descriptor)) {
+        if (Files.isDirectory(include)) {
             return include;
         }
+        // protobuf-java-4.36.2.jar, not protobuf-java-util-….
         for (String entry : clientClasspath.split(File.pathSeparator)) {
-            if (!Paths.get(entry).getFileName().toString().startsWith("protobuf-java-")) {
-                continue;
-            }
-            try (ZipFile jar = new ZipFile(entry)) {
-                ZipEntry proto = jar.getEntry("google/protobuf/descriptor.proto");
-                if (proto != null) {
-                    Files.createDirectories(descriptor.getParent());
-                    try (InputStream in = jar.getInputStream(proto)) {
-                        Files.copy(in, descriptor);
-                    }
-                    return include;
-                }
+            if (Paths.get(entry).getFileName().toString().matches("protobuf-java-[0-9].*\\.jar")) {
+                return MavenProtoc.include(work, Paths.get(entry));
             }
         }
-        throw new IllegalStateException("no protobuf-java jar with google/protobuf/descriptor.proto on " + clientClasspath);
+        throw new IllegalStateException("no protobuf-java jar on " + clientClasspath);
     }
 
     /** Runs OrderProducer from {@code classes} against the broker at {@code serviceUrl}. */

@@ -11,7 +11,6 @@ import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
 import java.net.URISyntaxException;
@@ -21,18 +20,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.apache.pulsar.broker.service.schema.protocompat.Fixtures;
+import org.apache.pulsar.broker.service.schema.protocompat.MavenProtoc;
 import org.apache.pulsar.client.impl.schema.ProtobufNativeSchemaUtils;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
@@ -125,47 +121,19 @@ class GeneratedClassesTest {
         throw new AssertionError("no generated class describes " + rootFile);
     }
 
-    /** protoc 36.2 from Maven Central, made executable (the local repository drops the bit). */
+    /** protoc 36.2 from Maven Central ({@link MavenProtoc}). */
     private Path protoc() throws IOException {
-        Path artifact = Paths.get(System.getProperty("protocompat.protoc", ""));
-        if (!Files.isRegularFile(artifact)) {
-            throw new IllegalStateException("protocompat.protoc names no protoc executable: " + artifact);
-        }
-        Path protoc = work.resolve("protoc");
-        if (!Files.exists(protoc)) {
-            Files.copy(artifact, protoc);
-            if (!protoc.toFile().setExecutable(true)) {
-                throw new IOException("cannot make " + protoc + " executable");
-            }
-        }
-        return protoc;
+        return MavenProtoc.executable(work);
     }
 
-    /**
-     * protoc's own imports (google/protobuf/java_features.proto, …): Maven Central's protoc is
-     * the executable alone, and the protobuf-java jar these tests load carries the .proto files
-     * of its release.
-     */
+    /** protoc's own imports, from the protobuf-java jar these tests load. */
     private Path include() throws IOException {
-        Path include = work.resolve("include");
-        Path jar;
         try {
-            jar = Paths.get(FileDescriptor.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return MavenProtoc.include(work,
+                    Paths.get(FileDescriptor.class.getProtectionDomain().getCodeSource().getLocation().toURI()));
         } catch (URISyntaxException e) {
             throw new IOException(e);
         }
-        try (ZipFile zip = new ZipFile(jar.toFile())) {
-            for (ZipEntry entry : Collections.list(zip.entries())) {
-                if (entry.getName().startsWith("google/protobuf/") && entry.getName().endsWith(".proto")) {
-                    Path to = include.resolve(entry.getName());
-                    Files.createDirectories(to.getParent());
-                    try (InputStream in = zip.getInputStream(entry)) {
-                        Files.copy(in, to, StandardCopyOption.REPLACE_EXISTING);
-                    }
-                }
-            }
-        }
-        return include;
     }
 
     private void run(List<String> command) throws IOException, InterruptedException {
