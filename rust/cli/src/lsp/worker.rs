@@ -195,7 +195,11 @@ impl Worker {
             Ok(Err(error)) => {
                 // The topic's files stay those of its last check: a syntax error in an
                 // import must be shown again once it is fixed.
-                let mut message = format!("topic {}: {error}", topic.topic);
+                // A broker's error body or protoc's output may carry control characters: the
+                // editor gets them escaped, as the terminal does from `check`.
+                let mut message =
+                    protocompat::text::printable(&format!("topic {}: {error}", topic.topic))
+                        .into_owned();
                 let (path, at) = self.place(topic, &mut message, &files, root_file.as_deref());
                 self.shown[t] = match path {
                     Some(path) => BTreeMap::from([(path, vec![error_entry(at, message)])]),
